@@ -1,0 +1,74 @@
+//! What a frame did, for front ends: sounds, animations, statistics.
+
+/// Things that happened in one frame, as bit flags plus the size of a line clear.
+///
+/// The engine never calls back; a front end reads these after [`crate::Game::step`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FrameEvents {
+    /// Which events happened (the `FrameEvents::*` flag constants).
+    pub flags: u32,
+    /// Rows cleared in this frame's scoring step (1..=4, or more with the row-0 quirk); 0 otherwise.
+    pub lines_cleared: u8,
+}
+
+impl FrameEvents {
+    /// The piece moved sideways (the cartridge's shift sound).
+    pub const SHIFTED: u32 = 1 << 0;
+    /// The piece rotated (the rotate sound).
+    pub const ROTATED: u32 = 1 << 1;
+    /// The piece dropped one row (by gravity or soft drop).
+    pub const DROPPED: u32 = 1 << 2;
+    /// The piece dropped one row by soft drop.
+    pub const SOFT_DROPPED: u32 = 1 << 3;
+    /// The piece could not move down: it will lock (the landing; lock sound).
+    pub const LANDED: u32 = 1 << 4;
+    /// The piece was written into the playfield.
+    pub const LOCKED: u32 = 1 << 5;
+    /// A completed row was found and removed from the playfield (line-clear sound).
+    pub const ROW_COMPLETED: u32 = 1 << 6;
+    /// Lines were counted and scored (`lines_cleared` holds how many).
+    pub const LINES_CLEARED: u32 = 1 << 7;
+    /// Four or more lines at once.
+    pub const TETRIS: u32 = 1 << 8;
+    /// The level went up.
+    pub const LEVEL_UP: u32 = 1 << 9;
+    /// The score changed.
+    pub const SCORE_CHANGED: u32 = 1 << 10;
+    /// A new piece spawned.
+    pub const SPAWNED: u32 = 1 << 11;
+    /// The piece locked overlapping the stack: the game is over, the curtain starts.
+    pub const TOPPED_OUT: u32 = 1 << 12;
+    /// The curtain covered one more row.
+    pub const CURTAIN_ROW: u32 = 1 << 13;
+    /// The line-clear animation advanced one step.
+    pub const LINE_CLEAR_STEP: u32 = 1 << 14;
+    /// Select toggled the next-piece preview.
+    pub const NEXT_TOGGLED: u32 = 1 << 15;
+    /// The game paused.
+    pub const PAUSED: u32 = 1 << 16;
+    /// The game resumed from pause.
+    pub const RESUMED: u32 = 1 << 17;
+    /// The game ended (`playState` 0: the high-score check and the menu follow).
+    pub const GAME_ENDED: u32 = 1 << 18;
+    /// A B-type game reached 0 lines.
+    pub const B_TYPE_WON: u32 = 1 << 19;
+    /// The stack reached row 5 or left it again: the music changes tempo.
+    pub const MUSIC_TEMPO: u32 = 1 << 20;
+    /// A menu cursor moved or a menu choice was made (menu sound).
+    pub const MENU_BEEP: u32 = 1 << 21;
+    /// The screen changed (legal, title, menus, play, ending, name entry).
+    pub const SCREEN_CHANGED: u32 = 1 << 22;
+    /// The demo started or ended.
+    pub const DEMO: u32 = 1 << 23;
+
+    /// True if every flag of `flag` is set.
+    #[inline]
+    pub const fn has(&self, flag: u32) -> bool {
+        self.flags & flag == flag
+    }
+
+    #[inline]
+    pub(crate) fn set(&mut self, flag: u32) {
+        self.flags |= flag;
+    }
+}

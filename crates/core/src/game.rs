@@ -1,0 +1,438 @@
+//! [`Game`]: the whole state, and the frame: interrupt first, then the main loop.
+
+use crate::buttons::Buttons;
+use crate::events::FrameEvents;
+use crate::flow::{FlowVars, Resume};
+use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
+use crate::playfield::Playfield;
+use crate::region::Region;
+use crate::snapshot::{Snapshot, SnapshotError};
+use crate::tables::{GARBAGE_BLANK_END, GARBAGE_TILES, ORIENTATION_TYPE, SPAWN_TABLE, TILE_EMPTY};
+
+/// A-type (marathon) or B-type (25 lines over garbage).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GameType {
+    /// A-type: play until top-out.
+    #[default]
+    A,
+    /// B-type: clear 25 lines, starting over garbage of a chosen height.
+    B,
+}
+
+/// How a game starts: what the level menu chose, and the generator's state at that moment.
+///
+/// The generator state, pick counter and frame counter are what the cartridge holds when
+/// Start is pressed on the level menu; they decide every piece of the game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GameSetup {
+    /// Which build of the cartridge.
+    pub region: Region,
+    /// A-type or B-type.
+    pub game_type: GameType,
+    /// The level chosen on the menu's grid (0..=9 on the cartridge, any byte accepted).
+    pub level: u8,
+    /// A held while Start was pressed: +10 levels.
+    pub a_held_on_start: bool,
+    /// B-type garbage height 0..=5.
+    pub height: u8,
+    /// Music choice 0..=3 (3 = off); no effect on play.
+    pub music_type: u8,
+    /// The generator value before game init.
+    pub rng: u16,
+    /// The pick counter before game init.
+    pub spawn_count: u8,
+    /// The frame counter before game init (the line-clear animation and curtain phase on it).
+    pub frame_counter: u16,
+}
+
+impl Default for GameSetup {
+    fn default() -> Self {
+        GameSetup {
+            region: Region::Ntsc,
+            game_type: GameType::A,
+            level: 0,
+            a_held_on_start: false,
+            height: 0,
+            music_type: 0,
+            rng: POWER_ON_SEED,
+            spawn_count: 0,
+            frame_counter: 0,
+        }
+    }
+}
+
+impl GameSetup {
+    /// A setup whose generator state is derived from `seed` (any value; never a stuck LFSR).
+    ///
+    /// Seeds map to generator values 1..=65535 with the low byte of the seed's high half
+    /// as pick counter, so one number reproduces one game.
+    pub fn from_seed(seed: u64) -> GameSetup {
+        // splitmix64: spread nearby seeds over the whole state space.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let mut rng = z as u16;
+        if rng == 0 {
+            rng = POWER_ON_SEED;
+        }
+        GameSetup {
+            rng,
+            spawn_count: (z >> 16) as u8,
+            frame_counter: (z >> 24) as u16,
+            ..GameSetup::default()
+        }
+    }
+
+    /// The level the game starts at (+10 applied, 8-bit like the cartridge).
+    pub const fn start_level(&self) -> u8 {
+        if self.a_held_on_start {
+            self.level.wrapping_add(10)
+        } else {
+            self.level
+        }
+    }
+}
+
+/// The whole game: every variable of the cartridge that matters for a later frame.
+///
+/// `Game` is the save state: clone it to branch, compare it to check equality of two
+/// runs. [`Game::step`] advances one NES frame.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Game {
+    pub(crate) s: Snapshot,
+}
+
+impl Game {
+    /// Starts a game as the cartridge's game init does, and returns the state just before
+    /// its first frame (`gameModeState` 1; the next [`Game::step`] is frame 0).
+    ///
+    /// B-type garbage takes one frame per row on the cartridge; those 12 frames pass here
+    /// (with no buttons), as they do on the console.
+    pub fn new(setup: GameSetup) -> Game {
+        let mut s = Snapshot {
+            region: setup.region,
+            resume: Resume::MainLoop,
+            game_mode: 4,
+            game_mode_state: 1,
+            play_state: 1,
+            render_mode: 3,
+            x: 0,
+            y: 0,
+            piece: 0,
+            next_piece: 0,
+            level: setup.start_level(),
+            start_level: setup.start_level(),
+            start_height: setup.height.min(5),
+            fall_timer: 0,
+            autorepeat_x: 0,
+            autorepeat_y: 0,
+            hold_down_points: 0,
+            vram_row: 0,
+            completed_lines: 0,
+            completed_row: [0; 4],
+            line_index: 0,
+            row_y: 0,
+            curtain_row: 0,
+            lines: [0; 2],
+            score: [0; 3],
+            rng: setup.rng,
+            spawn_id: 0,
+            spawn_count: setup.spawn_count,
+            frame_counter: setup.frame_counter,
+            sleep_counter: 0,
+            held: 0,
+            pressed: 0,
+            game_type: setup.game_type as u8,
+            music_type: setup.music_type.min(3),
+            display_next_piece: 0,
+            selecting: 0,
+            allegro: 0,
+            clears: [0; 4],
+            stats: [[0; 2]; 7],
+            playfield: Playfield::empty(),
+            flow: FlowVars::default(),
+        };
+        if s.rng == 0 {
+            // The all-zero LFSR never leaves 0; the cartridge can never be in it.
+            s.rng = POWER_ON_SEED;
+        }
+        let mut game = Game { s };
+        game.init_game_state();
+        // The garbage rows: one frame each, no buttons.
+        while let Resume::GameInit { rows_left } = game.s.resume {
+            if rows_left == 0 {
+                break;
+            }
+            game.step(Buttons::NONE);
+        }
+        game
+    }
+
+    /// Builds a game from a snapshot, checking that every field is one the cartridge can hold.
+    pub fn from_snapshot(snapshot: Snapshot) -> Result<Game, SnapshotError> {
+        snapshot.validate()?;
+        Ok(Game { s: snapshot })
+    }
+
+    /// A copy of the whole state as plain data.
+    pub fn snapshot(&self) -> Snapshot {
+        self.s.clone()
+    }
+
+    /// The whole state, read-only.
+    #[inline]
+    pub fn state(&self) -> &Snapshot {
+        &self.s
+    }
+
+    /// Advances exactly one NES frame with `buttons` held on controller 1.
+    #[inline]
+    pub fn step(&mut self, buttons: Buttons) -> FrameEvents {
+        let mut ev = FrameEvents::default();
+        self.interrupt(buttons, &mut ev);
+        self.main_loop(&mut ev);
+        ev
+    }
+
+    /// The frame interrupt: render (which moves game state in play), counters, pad.
+    #[inline]
+    fn interrupt(&mut self, buttons: Buttons, ev: &mut FrameEvents) {
+        if self.s.render_mode == 3 {
+            self.render_play(ev);
+        }
+        self.s.sleep_counter = self.s.sleep_counter.saturating_sub(1);
+        self.s.frame_counter = self.s.frame_counter.wrapping_add(1);
+        self.s.rng = lfsr_step(self.s.rng);
+        self.poll_controller(buttons);
+    }
+
+    #[inline]
+    fn poll_controller(&mut self, buttons: Buttons) {
+        let now = buttons.bits();
+        self.s.pressed = now & !self.s.held;
+        self.s.held = now;
+    }
+
+    /// `render_mode_play_and_demo`: the line-clear animation, or the playfield copy.
+    #[inline]
+    fn render_play(&mut self, ev: &mut FrameEvents) {
+        let s = &mut self.s;
+        if s.play_state == 4 {
+            // Tests the frame counter before this frame's increment.
+            if s.frame_counter & 3 == 0 {
+                s.row_y = s.row_y.wrapping_add(1);
+                ev.set(FrameEvents::LINE_CLEAR_STEP);
+                if (s.row_y.wrapping_sub(5) as i8) >= 0 {
+                    s.play_state = s.play_state.wrapping_add(1);
+                }
+            }
+            s.vram_row = 0;
+        } else {
+            for _ in 0..4 {
+                if (s.vram_row.wrapping_sub(21) as i8) >= 0 {
+                    break;
+                }
+                s.vram_row = s.vram_row.wrapping_add(1);
+                if (s.vram_row.wrapping_sub(20) as i8) >= 0 {
+                    s.vram_row = 0x20;
+                }
+            }
+        }
+    }
+
+    /// Runs the main loop from where it waited until it waits again.
+    fn main_loop(&mut self, ev: &mut FrameEvents) {
+        match self.s.resume {
+            Resume::MainLoop => {}
+            Resume::GameInit { rows_left } => {
+                if !self.continue_game_init(rows_left) {
+                    return;
+                }
+            }
+            Resume::Paused => {
+                if self.s.pressed != Buttons::START.bits() {
+                    return;
+                }
+                self.s.vram_row = 0;
+                self.s.render_mode = 3;
+                self.s.game_mode_state += 1;
+                ev.set(FrameEvents::RESUMED);
+            }
+            Resume::CurtainSleep => {
+                if self.s.sleep_counter != 0 {
+                    return;
+                }
+                // The ending is not modelled yet: end the game as a Start press would.
+                self.s.play_state = 0;
+                self.s.pressed = 0;
+                self.s.game_mode_state += 1;
+                ev.set(FrameEvents::GAME_ENDED);
+            }
+        }
+        self.s.resume = Resume::MainLoop;
+        while !self.run_handler(ev) {}
+    }
+
+    /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
+    fn run_handler(&mut self, ev: &mut FrameEvents) -> bool {
+        match self.s.game_mode {
+            4 | 5 => self.play_handler(ev),
+            _ => true,
+        }
+    }
+
+    /// `gameMode_playAndEndingHighScore`: one gameModeState handler.
+    fn play_handler(&mut self, ev: &mut FrameEvents) -> bool {
+        let s = &mut self.s;
+        match s.game_mode_state {
+            1 => {
+                self.init_game_state();
+                true
+            }
+            2 => {
+                s.fall_timer = s.fall_timer.wrapping_add(1);
+                if s.pressed & Buttons::SELECT.bits() != 0 {
+                    s.display_next_piece ^= 1;
+                    ev.set(FrameEvents::NEXT_TOGGLED);
+                }
+                s.game_mode_state = 3;
+                false
+            }
+            3 => {
+                if s.play_state == 0 {
+                    // High-score check and the menu: the flow is not modelled yet.
+                    ev.set(FrameEvents::GAME_ENDED);
+                    return true;
+                }
+                s.game_mode_state = 4;
+                false
+            }
+            4 => {
+                self.update_player(ev);
+                self.s.game_mode_state = 5;
+                false
+            }
+            5 => {
+                s.game_mode_state = 6;
+                false
+            }
+            6 => {
+                if s.held == 0xF0 {
+                    // A+B+Select+Start: soft reset to the legal screen.
+                    s.game_mode = 0;
+                    return false;
+                }
+                s.game_mode_state = 7;
+                // The main loop compares the accumulator, here the held buttons, with the
+                // new gameModeState: exactly Down+Left+Right (7) makes it wait now.
+                s.held == 7
+            }
+            7 => {
+                if s.game_mode == 5 && s.pressed == Buttons::START.bits() {
+                    s.game_mode = 1;
+                } else if s.render_mode == 3
+                    && s.pressed & Buttons::START.bits() != 0
+                    && s.play_state != 10
+                {
+                    s.render_mode = 0;
+                    s.resume = Resume::Paused;
+                    ev.set(FrameEvents::PAUSED);
+                    return true;
+                }
+                s.game_mode_state = 8;
+                false
+            }
+            8 => {
+                s.game_mode_state = 2;
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// `gameModeState_initGameState`, up to its first wait.
+    fn init_game_state(&mut self) {
+        let s = &mut self.s;
+        s.playfield = Playfield::empty();
+        s.stats = [[0; 2]; 7];
+        s.x = 5;
+        s.y = 0;
+        s.vram_row = 0;
+        s.fall_timer = 0;
+        s.score = [0; 3];
+        s.lines = [0; 2];
+        s.clears = [0; 4];
+        s.allegro = 0;
+        s.spawn_id = 0;
+        s.render_mode = 3;
+        s.autorepeat_y = s.region.first_piece_delay();
+        let first = self.choose_next_piece();
+        self.s.piece = first;
+        self.increment_piece_stat(first);
+        self.s.rng = lfsr_step(self.s.rng);
+        self.s.next_piece = self.choose_next_piece();
+        if self.s.game_type == 1 {
+            self.s.lines[0] = 0x25;
+        }
+        let rows_left = if self.s.game_type == 1 { 12 } else { 0 };
+        self.s.resume = Resume::GameInit { rows_left };
+    }
+
+    /// Game init after a wait: the next B-type garbage row (then wait again), or the
+    /// height blanking and the end of init. Returns true when init finished this frame.
+    fn continue_game_init(&mut self, rows_left: u8) -> bool {
+        let s = &mut self.s;
+        if s.game_type == 1 && rows_left > 0 {
+            let row = 20 - rows_left;
+            s.vram_row = 0;
+            for col in (0..10u8).rev() {
+                s.rng = lfsr_step(s.rng);
+                let tile = GARBAGE_TILES[(s.rng >> 8) as usize & 7];
+                s.playfield.0[(row * 10 + col) as usize] = tile;
+            }
+            let hole = loop {
+                s.rng = lfsr_step(s.rng);
+                let v = (s.rng >> 8) as u8 & 0x0F;
+                if v < 10 {
+                    break v;
+                }
+            };
+            s.playfield.0[(row * 10 + hole) as usize] = TILE_EMPTY;
+            s.resume = Resume::GameInit {
+                rows_left: rows_left - 1,
+            };
+            return false;
+        }
+        if s.game_type == 1 {
+            let end = GARBAGE_BLANK_END[s.start_height as usize % 6] as usize;
+            s.playfield.0[..=end].fill(TILE_EMPTY);
+        }
+        s.game_mode_state = 2;
+        true
+    }
+
+    /// `chooseNextTetrimino` outside the demo.
+    #[inline]
+    pub(crate) fn choose_next_piece(&mut self) -> u8 {
+        let p = pick_piece(self.s.rng, self.s.spawn_count, self.s.spawn_id);
+        self.s.rng = p.rng;
+        self.s.spawn_count = p.spawn_count;
+        self.s.spawn_id = p.piece;
+        p.piece
+    }
+
+    /// `incrementPieceStat` for the piece type of orientation `piece`.
+    #[inline]
+    pub(crate) fn increment_piece_stat(&mut self, piece: u8) {
+        let t = ORIENTATION_TYPE[piece as usize % 20] as usize;
+        crate::bcd::increment_stat(&mut self.s.stats[t]);
+    }
+
+    /// The spawn orientation of a piece type 0..=6 (T J Z O S L I).
+    pub const fn spawn_orientation(piece_type: u8) -> u8 {
+        SPAWN_TABLE[piece_type as usize & 7]
+    }
+}

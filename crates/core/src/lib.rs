@@ -1,0 +1,45 @@
+//! Frame-exact rules and state of NES Tetris (USA, 1989).
+//!
+//! One [`Game`] value holds everything the cartridge remembers between frames; one call
+//! to [`Game::step`] runs one NES frame with the buttons held on controller 1 and returns
+//! what happened as [`FrameEvents`]. Cloning a `Game` is a save state.
+//!
+//! The engine follows the cartridge's own frame: the frame interrupt (screen-copy cursor
+//! or line-clear animation, frame counter, one generator step, controller read) and then
+//! the main loop's handlers (gravity timer, piece update, pause), with every quirk the
+//! cartridge has. It is `no_std`, allocation-free and has no source of randomness but
+//! the game's LFSR.
+//!
+//! ```
+//! use nestris_core::{Buttons, Game, GameSetup};
+//!
+//! let mut game = Game::new(GameSetup { level: 18, ..GameSetup::default() });
+//! // Hold Left: the piece moves at once, then after 16 frames, then every 6.
+//! for _ in 0..30 {
+//!     game.step(Buttons::LEFT);
+//! }
+//! assert!(game.state().x < 5);
+//! ```
+#![cfg_attr(not(test), no_std)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod bcd;
+mod buttons;
+mod events;
+pub mod flow;
+mod game;
+pub mod lfsr;
+mod play;
+mod playfield;
+mod region;
+mod snapshot;
+pub mod tables;
+
+pub use buttons::Buttons;
+pub use events::FrameEvents;
+pub use flow::Resume;
+pub use game::{Game, GameSetup, GameType};
+pub use playfield::Playfield;
+pub use region::Region;
+pub use snapshot::{Snapshot, SnapshotError};

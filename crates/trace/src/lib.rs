@@ -1,0 +1,107 @@
+//! Cartridge conformance traces: reading them, and checking the engine against them.
+//!
+//! A trace is a gzip-compressed (or plain) JSON-lines file recorded from the original
+//! cartridge: a header line with the state before frame 0, then one line per frame with
+//! the buttons held and every game variable after the frame. The format is described in
+//! `tests/conformance/README.md`. [`check`] runs the engine from the header's state with
+//! the trace's buttons and reports the first frame and field that differ.
+
+mod load;
+mod observe;
+
+pub use load::{load, load_reader, Frame, Header, Trace, TraceError};
+pub use observe::{game_from_header, observe, Observation};
+
+use nestris_core::{Buttons, Game};
+use serde_json::Value;
+
+/// The first difference between the engine and a trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    /// Frame number (`f`) where the engine first differs.
+    pub frame: u64,
+    /// The trace's field name.
+    pub field: String,
+    /// The cartridge's value.
+    pub expected: Value,
+    /// The engine's value.
+    pub actual: Value,
+    /// The inputs of the last few frames up to and including this one: (frame, buttons).
+    pub recent_inputs: Vec<(u64, Buttons)>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "frame {}: {} expected {} got {} (inputs:",
+            self.frame, self.field, self.expected, self.actual
+        )?;
+        for (n, b) in &self.recent_inputs {
+            write!(f, " {n}:{b}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// The result of checking one trace.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Every field of every frame matched.
+    Ok {
+        /// Frames compared.
+        frames: u64,
+    },
+    /// The engine differs; frames before `divergence.frame` matched.
+    Diverged(Box<Divergence>),
+}
+
+/// How many frames of input a divergence report shows.
+const RECENT: usize = 8;
+
+/// Runs the engine from the trace's header with the trace's buttons and compares every
+/// recorded field of every frame.
+pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
+    let mut game = game_from_header(&trace.header)?;
+    let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
+    for frame in &trace.frames {
+        game.step(frame.input);
+        recent.push((frame.f, frame.input));
+        if recent.len() > RECENT {
+            recent.remove(0);
+        }
+        if let Some((field, expected, actual)) = first_difference(&game, frame) {
+            return Ok(Outcome::Diverged(Box::new(Divergence {
+                frame: frame.f,
+                field,
+                expected,
+                actual,
+                recent_inputs: recent,
+            })));
+        }
+    }
+    Ok(Outcome::Ok {
+        frames: trace.frames.len() as u64,
+    })
+}
+
+/// The first field (in the trace's order) where the engine's state differs from `frame`.
+pub fn first_difference(game: &Game, frame: &Frame) -> Option<(String, Value, Value)> {
+    let obs = observe(game);
+    for (key, expected) in &frame.fields {
+        if key == "selecting" && frame.fields.get("gameMode") != Some(&Value::from(3)) {
+            continue;
+        }
+        let actual = obs.get(key).cloned().unwrap_or(Value::Null);
+        if &actual != expected {
+            return Some((key.clone(), expected.clone(), actual));
+        }
+    }
+    // `offfield` is written only when not empty.
+    if !frame.fields.contains_key("offfield") {
+        if let Some(actual) = obs.get("offfield") {
+            return Some(("offfield".into(), Value::Null, actual.clone()));
+        }
+    }
+    None
+}
