@@ -1,9 +1,11 @@
 //! Where the cartridge's main loop waits between frames, and the flow's own variables.
 //!
 //! The cartridge is a main loop that runs handlers until one of them waits for the next
-//! frame interrupt; some handlers wait in the middle (pause, game init, timed sleeps).
-//! [`Resume`] names each such waiting point so that a frame can continue exactly where
-//! the cartridge would.
+//! frame interrupt; many routines wait in the middle (pause, game init, screen redraws,
+//! timed sleeps, endings, name entry). [`Resume`] names each such waiting point so that
+//! a frame continues exactly where the cartridge would. A few redraws switch the frame
+//! interrupt off long enough that one video frame passes without it
+//! ([`FlowVars::nmi_enabled`]).
 
 use crate::snapshot::SnapshotError;
 
@@ -21,26 +23,193 @@ pub enum Resume {
     },
     /// In the pause loop (waiting for a frame whose newly-pressed byte is exactly Start).
     Paused,
-    /// Sleeping after the curtain before the ending (`sleepCounter` counts down).
+    /// `initGameBackground` after its n-th wait (1..=4).
+    GameBackground(u8),
+    /// A timed or Start-ended step of the game-over path (curtain sleep, endings).
+    Ending(EndingStep),
+    /// The high-score screen's setup after its n-th wait (1..=4).
+    HighScoreSetup(u8),
+    /// Name entry, once per frame until Start.
+    NameEntry,
+    /// Name entry finished; the last wait before the game-over reset.
+    NameEntryDone,
+    /// The game-over reset after its wait: the level menu comes next.
+    GameOverReset,
+    /// The level menu's setup after its n-th wait (1..=4).
+    LevelMenuSetup(u8),
+    /// The level menu, once per frame.
+    LevelMenu,
+}
+
+/// The steps of the game-over path that wait for frames.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum EndingStep {
+    /// A-type, score of 30,000 or more: the wait between the curtain and the ending.
     CurtainSleep,
+    /// The ending's screen setup after its n-th wait (1..=4).
+    Setup(u8),
+    /// The first, unskippable part of the ending (the rocket stands).
+    Unskippable,
+    /// A-type: the rocket flies; Start ends the ending once it has left.
+    Rocket,
+    /// B-type win: the success banner is shown.
+    BannerSleep,
+    /// B-type win: the screen goes dark before the ending.
+    DarkSleep,
+    /// B-type: the score is taken into the bonus counter.
+    BonusStart,
+    /// B-type: the pause before the bonus count.
+    BeforeBonus,
+    /// B-type: level bonus, 100 points each 2 frames.
+    LevelBonus,
+    /// B-type: the pause after the level bonus.
+    AfterLevelBonus,
+    /// B-type: height bonus, 100 points each 2 frames.
+    HeightBonus,
+    /// B-type: the pause after the height bonus.
+    AfterHeightBonus,
+    /// B-type: waiting for Start.
+    WaitStart,
+}
+
+/// The high-score table (page 7 of the console's RAM): three entries per game type
+/// (A: 0..=2, B: 4..=6; 3 and 7 are unused slots).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct HighScores {
+    /// Names, six letters per entry (0 blank, 1..=26 A-Z, 27..=36 0-9, then symbols).
+    pub names: [[u8; 6]; 8],
+    /// Scores, BCD, high byte first.
+    pub scores: [[u8; 3]; 8],
+    /// Levels reached.
+    pub levels: [u8; 8],
+}
+
+impl Default for HighScores {
+    /// The table a new cartridge starts with.
+    fn default() -> Self {
+        const fn name(s: &[u8; 6]) -> [u8; 6] {
+            let mut out = [0u8; 6];
+            let mut i = 0;
+            while i < 6 {
+                out[i] = match s[i] {
+                    b' ' => 0x2B,
+                    c => c - b'A' + 1,
+                };
+                i += 1;
+            }
+            out
+        }
+        HighScores {
+            names: [
+                name(b"HOWARD"),
+                name(b"OTASAN"),
+                name(b"LANCE "),
+                [0; 6],
+                name(b"ALEX  "),
+                name(b"TONY  "),
+                name(b"NINTEN"),
+                [0; 6],
+            ],
+            scores: [
+                [0x01, 0x00, 0x00],
+                [0x00, 0x75, 0x00],
+                [0x00, 0x50, 0x00],
+                [0; 3],
+                [0x00, 0x20, 0x00],
+                [0x00, 0x10, 0x00],
+                [0x00, 0x05, 0x00],
+                [0; 3],
+            ],
+            levels: [9, 5, 0, 0, 9, 5, 0, 0],
+        }
+    }
 }
 
 /// Variables of the flow around play (menus, endings, name entry, demo).
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlowVars {
+    /// False when the next video frame passes without a frame interrupt (a screen upload).
+    pub nmi_enabled: bool,
     /// True when the frame interrupt did not run in the last frame (screen redraws).
     pub nmi_off_this_frame: bool,
+    /// `player1_garbageHole`, re-rolled every level-menu frame.
+    pub garbage_hole: u8,
+    /// `ending`: which A-type ending (0..=4 by score).
+    pub ending: u8,
+    /// `ending_customVars`: the A-type rocket's height and launch timer.
+    pub ending_vars: [u8; 2],
+    /// `totalScore`: the B-type ending's score with bonus (BCD, low byte first).
+    pub total_score: [u8; 3],
+    /// The B-type level bonus still to add (BCD hundreds).
+    pub level_bonus: u8,
+    /// The B-type height bonus still to add (BCD hundreds).
+    pub height_bonus: u8,
+    /// The level as the B-type ending shows it (a digit); the real level returns after.
+    pub ending_level: u8,
+    /// The high-score table.
+    pub high_scores: HighScores,
+    /// `highScoreEntryRawPos`: the table slot being named.
+    pub entry_slot: u8,
+    /// `highScoreEntryNameOffsetForLetter`: the letter position 0..=5 in name entry.
+    pub entry_letter: u8,
+}
+
+impl Default for FlowVars {
+    fn default() -> Self {
+        FlowVars {
+            nmi_enabled: true,
+            nmi_off_this_frame: false,
+            garbage_hole: 0,
+            ending: 0,
+            ending_vars: [0; 2],
+            total_score: [0; 3],
+            level_bonus: 0,
+            height_bonus: 0,
+            ending_level: 0,
+            high_scores: HighScores::default(),
+            entry_slot: 0,
+            entry_letter: 0,
+        }
+    }
 }
 
 impl FlowVars {
     /// The flow's variables from a dump of the console's 2 KiB RAM.
     pub fn from_ram(ram: &[u8]) -> FlowVars {
-        let _ = ram;
-        FlowVars::default()
+        let mut v = FlowVars::default();
+        if ram.len() < 0x800 {
+            return v;
+        }
+        v.garbage_hole = ram[0x7A];
+        v.ending = ram[0xC4];
+        v.ending_vars = [ram[0xC5], ram[0xC6]];
+        v.total_score = [ram[0xDC], ram[0xDD], ram[0xDE]];
+        v.entry_slot = ram[0xD5];
+        v.entry_letter = ram[0xD4];
+        for i in 0..8 {
+            v.high_scores.names[i].copy_from_slice(&ram[0x700 + 6 * i..0x706 + 6 * i]);
+            v.high_scores.scores[i].copy_from_slice(&ram[0x730 + 3 * i..0x733 + 3 * i]);
+            v.high_scores.levels[i] = ram[0x748 + i];
+        }
+        v
     }
 
     pub(crate) fn validate(&self) -> Result<(), SnapshotError> {
+        if self.entry_slot > 7 {
+            return Err(SnapshotError::OutOfRange {
+                field: "entry_slot",
+                value: self.entry_slot,
+            });
+        }
+        if self.entry_letter > 5 {
+            return Err(SnapshotError::OutOfRange {
+                field: "entry_letter",
+                value: self.entry_letter,
+            });
+        }
         Ok(())
     }
 }

@@ -5,6 +5,7 @@ use crate::events::FrameEvents;
 use crate::flow::{FlowVars, Resume};
 use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
 use crate::playfield::Playfield;
+use crate::postgame::Next;
 use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
 use crate::tables::{GARBAGE_BLANK_END, GARBAGE_TILES, ORIENTATION_TYPE, SPAWN_TABLE, TILE_EMPTY};
@@ -188,10 +189,22 @@ impl Game {
         &self.s
     }
 
-    /// Advances exactly one NES frame with `buttons` held on controller 1.
+    /// Advances exactly one NES video frame with `buttons` held on controller 1.
+    ///
+    /// In a few frames around screen redraws the cartridge has its frame interrupt
+    /// switched off: nothing counts, nothing reads the pad, only the main loop goes on
+    /// (`state().flow.nmi_off_this_frame` tells).
     #[inline]
     pub fn step(&mut self, buttons: Buttons) -> FrameEvents {
         let mut ev = FrameEvents::default();
+        if !self.s.flow.nmi_enabled {
+            // The main loop sits in a screen upload the whole frame, then switches the
+            // interrupt back on and waits for the next one.
+            self.s.flow.nmi_off_this_frame = true;
+            self.s.flow.nmi_enabled = true;
+            return ev;
+        }
+        self.s.flow.nmi_off_this_frame = false;
         self.interrupt(buttons, &mut ev);
         self.main_loop(&mut ev);
         ev
@@ -245,11 +258,13 @@ impl Game {
 
     /// Runs the main loop from where it waited until it waits again.
     fn main_loop(&mut self, ev: &mut FrameEvents) {
-        match self.s.resume {
-            Resume::MainLoop => {}
+        let next = match self.s.resume {
+            Resume::MainLoop => Next::Continue,
             Resume::GameInit { rows_left } => {
-                if !self.continue_game_init(rows_left) {
-                    return;
+                if self.continue_game_init(rows_left) {
+                    Next::Continue
+                } else {
+                    Next::Wait
                 }
             }
             Resume::Paused => {
@@ -260,17 +275,27 @@ impl Game {
                 self.s.render_mode = 3;
                 self.s.game_mode_state += 1;
                 ev.set(FrameEvents::RESUMED);
+                Next::Continue
             }
-            Resume::CurtainSleep => {
-                if self.s.sleep_counter != 0 {
-                    return;
+            Resume::Ending(step) => match self.resume_ending(step, ev) {
+                // The player update that ran the ending returns to the main loop.
+                Next::Continue => {
+                    self.stage_piece_sprite();
+                    self.s.game_mode_state = self.s.game_mode_state.wrapping_add(1);
+                    Next::Continue
                 }
-                // The ending is not modelled yet: end the game as a Start press would.
-                self.s.play_state = 0;
-                self.s.pressed = 0;
-                self.s.game_mode_state += 1;
-                ev.set(FrameEvents::GAME_ENDED);
-            }
+                Next::Wait => Next::Wait,
+            },
+            Resume::HighScoreSetup(n) => self.resume_high_score_setup(n, ev),
+            Resume::NameEntry => self.name_entry_frame(ev),
+            Resume::NameEntryDone => self.after_name_entry(),
+            Resume::GameOverReset => self.after_game_over_reset(ev),
+            Resume::LevelMenuSetup(n) => self.resume_level_menu_setup(n, ev),
+            Resume::LevelMenu => self.level_menu_frame(ev),
+            Resume::GameBackground(n) => self.resume_game_background(n, ev),
+        };
+        if let Next::Wait = next {
+            return;
         }
         self.s.resume = Resume::MainLoop;
         while !self.run_handler(ev) {}
@@ -278,16 +303,19 @@ impl Game {
 
     /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
     fn run_handler(&mut self, ev: &mut FrameEvents) -> bool {
-        match self.s.game_mode {
-            4 | 5 => self.play_handler(ev),
-            _ => true,
-        }
+        let next = match self.s.game_mode {
+            3 => self.level_menu_start(ev),
+            4 | 5 => return self.play_handler(ev),
+            _ => Next::Wait,
+        };
+        matches!(next, Next::Wait)
     }
 
     /// `gameMode_playAndEndingHighScore`: one gameModeState handler.
     fn play_handler(&mut self, ev: &mut FrameEvents) -> bool {
         let s = &mut self.s;
         match s.game_mode_state {
+            0 => matches!(self.game_background_start(), Next::Wait),
             1 => {
                 self.init_game_state();
                 true
@@ -303,15 +331,15 @@ impl Game {
             }
             3 => {
                 if s.play_state == 0 {
-                    // High-score check and the menu: the flow is not modelled yet.
-                    ev.set(FrameEvents::GAME_ENDED);
-                    return true;
+                    return matches!(self.game_over(ev), Next::Wait);
                 }
                 s.game_mode_state = 4;
                 false
             }
             4 => {
-                self.update_player(ev);
+                if self.update_player(ev) {
+                    return true;
+                }
                 self.s.game_mode_state = 5;
                 false
             }

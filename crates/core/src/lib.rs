@@ -32,6 +32,7 @@ mod game;
 pub mod lfsr;
 mod play;
 mod playfield;
+mod postgame;
 mod region;
 mod snapshot;
 pub mod tables;

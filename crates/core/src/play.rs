@@ -19,37 +19,70 @@ const RIGHT: u8 = Buttons::RIGHT.bits();
 const DOWN: u8 = Buttons::DOWN.bits();
 const DPAD: u8 = Buttons::DPAD.bits();
 
-/// `ENDING_SLEEP_TIME_1`: frames between the finished curtain and the ending.
-const ENDING_SLEEP: u8 = 0x66;
-
 impl Game {
-    /// `branchOnPlayStatePlayer1`.
+    /// `branchOnPlayStatePlayer1`; true when the handler began a wait (an ending).
     #[inline]
-    pub(crate) fn update_player(&mut self, ev: &mut FrameEvents) {
-        match self.s.play_state {
-            0 => self.s.piece = HIDDEN,
+    pub(crate) fn update_player(&mut self, ev: &mut FrameEvents) -> bool {
+        let waits = match self.s.play_state {
+            0 => {
+                self.s.piece = HIDDEN;
+                false
+            }
             1 => {
                 self.shift(ev);
                 self.rotate(ev);
                 self.drop(ev);
+                false
             }
-            2 => self.lock(ev),
-            3 => self.check_completed_rows(ev),
-            5 => self.update_lines_and_score(ev),
+            2 => {
+                self.lock(ev);
+                false
+            }
+            3 => {
+                self.check_completed_rows(ev);
+                false
+            }
+            5 => {
+                self.update_lines_and_score(ev);
+                false
+            }
             6 => self.b_type_goal_check(ev),
-            7 => self.s.play_state = 8,
-            8 => self.spawn_next(ev),
+            7 => {
+                self.s.play_state = 8;
+                false
+            }
+            8 => {
+                self.spawn_next(ev);
+                false
+            }
             10 => self.update_curtain(ev),
-            11 => self.s.play_state = self.s.play_state.wrapping_add(1),
-            _ => {}
+            11 => {
+                self.s.play_state = self.s.play_state.wrapping_add(1);
+                false
+            }
+            _ => false,
+        };
+        if waits {
+            return true;
         }
+        self.stage_piece_sprite();
+        false
+    }
+
+    /// `stageSpriteForCurrentPiece` leaves the last mino's sprite row in `originalY`,
+    /// which the level menu shows through for a few frames after a game.
+    #[inline]
+    pub(crate) fn stage_piece_sprite(&mut self) {
+        let last = ORIENTATION_CELLS[self.s.piece as usize % 20][3].0 as u8;
+        self.s.selecting = last
+            .wrapping_mul(8)
+            .wrapping_add(self.s.y.wrapping_mul(8))
+            .wrapping_add(0x2F);
     }
 
     /// `isPositionValid`: may the piece stand at (x, y)?
     ///
-    /// Rows -2 and -1 are allowed and read the bytes after the field. The scratch byte
-    /// the cartridge computes cell offsets in (`selectingLevelOrHeight`) is kept too,
-    /// since the level menu later reads it.
+    /// Rows -2 and -1 are allowed and read the bytes after the field.
     #[inline]
     pub(crate) fn position_valid(&mut self, piece: u8, x: u8, y: u8) -> bool {
         let base = y.wrapping_mul(10).wrapping_add(x);
@@ -58,7 +91,6 @@ impl Game {
                 return false;
             }
             let row_base = (dr as u8).wrapping_mul(10).wrapping_add(base);
-            self.s.selecting = row_base;
             if self.s.playfield.0[(dc as u8).wrapping_add(row_base) as usize] < TILE_EMPTY {
                 return false;
             }
@@ -202,7 +234,6 @@ impl Game {
         let tile = ORIENTATION_TILE[s.piece as usize % 20];
         for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize % 20] {
             let row_base = (dr as u8).wrapping_mul(10).wrapping_add(base);
-            s.selecting = row_base;
             s.playfield.0[(dc as u8).wrapping_add(row_base) as usize] = tile;
         }
         s.line_index = 0;
@@ -298,15 +329,13 @@ impl Game {
     }
 
     /// `playState_bTypeGoalCheck`.
-    fn b_type_goal_check(&mut self, ev: &mut FrameEvents) {
+    fn b_type_goal_check(&mut self, ev: &mut FrameEvents) -> bool {
         if self.s.game_type == 0 || self.s.lines[0] != 0 {
             self.s.play_state = 7;
-            return;
+            return false;
         }
-        // The B-type win and its ending are not modelled yet: end the game.
-        ev.set(FrameEvents::B_TYPE_WON);
-        self.s.play_state = 0;
-        self.s.game_mode_state = self.s.game_mode_state.wrapping_add(1);
+        self.b_type_won(ev);
+        true
     }
 
     /// `playState_spawnNextTetrimino`: waits for the screen copy, then spawns.
@@ -328,24 +357,15 @@ impl Game {
         ev.set(FrameEvents::SPAWNED);
     }
 
-    /// `playState_updateGameOverCurtain`.
-    fn update_curtain(&mut self, ev: &mut FrameEvents) {
+    /// `playState_updateGameOverCurtain`; true when it began the wait before an ending.
+    fn update_curtain(&mut self, ev: &mut FrameEvents) -> bool {
         let s = &mut self.s;
         if s.curtain_row == 20 {
-            if s.score[2] >= 3 {
-                s.sleep_counter = ENDING_SLEEP;
-                s.resume = Resume::CurtainSleep;
-                return;
-            }
-            if s.pressed == Buttons::START.bits() {
-                s.play_state = 0;
-                s.pressed = 0;
-                ev.set(FrameEvents::GAME_ENDED);
-            }
-            return;
+            self.curtain_finished(ev);
+            return matches!(self.s.resume, Resume::Ending(_));
         }
         if s.frame_counter & 3 != 0 {
-            return;
+            return false;
         }
         if (s.curtain_row as i8) >= 0 {
             let base = s.curtain_row as usize * 10;
@@ -355,5 +375,6 @@ impl Game {
             ev.set(FrameEvents::CURTAIN_ROW);
         }
         s.curtain_row = s.curtain_row.wrapping_add(1);
+        false
     }
 }

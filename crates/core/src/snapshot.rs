@@ -89,7 +89,8 @@ pub struct Snapshot {
     pub music_type: u8,
     /// `displayNextPiece`: 0 while the preview is shown.
     pub display_next_piece: u8,
-    /// `selectingLevelOrHeight`: the level menu's cursor field; scratch outside the menu.
+    /// `originalY`: on the level menu, the field the cursor is on (0 level, 1 height);
+    /// elsewhere a scratch byte (the last piece sprite's row) that the menu shows briefly.
     pub selecting: u8,
     /// `allegro`: nonzero while the music runs fast (a block at row 5 or above).
     pub allegro: u8,

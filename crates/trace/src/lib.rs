@@ -64,8 +64,13 @@ const RECENT: usize = 8;
 pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
     let mut game = game_from_header(&trace.header)?;
     let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
+    let video_frames = trace.header.is_power_on();
     for frame in &trace.frames {
         game.step(frame.input);
+        // Game traces count frame interrupts: video frames without one are not recorded.
+        while !video_frames && game.state().flow.nmi_off_this_frame {
+            game.step(frame.input);
+        }
         recent.push((frame.f, frame.input));
         if recent.len() > RECENT {
             recent.remove(0);

@@ -168,7 +168,7 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         game_type: ram[0xC1],
         music_type: ram[0xC2],
         display_next_piece: ram[0xDF],
-        selecting: ram[0xAD],
+        selecting: ram[0xAE],
         allegro: ram[0xBA],
         clears: [ram[0xD8], ram[0xD9], ram[0xDA], ram[0xDB]],
         stats,
