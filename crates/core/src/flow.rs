@@ -5,7 +5,7 @@
 //! timed sleeps, endings, name entry). [`Resume`] names each such waiting point so that
 //! a frame continues exactly where the cartridge would. A few redraws switch the frame
 //! interrupt off long enough that one video frame passes without it
-//! ([`FlowVars::nmi_enabled`]).
+//! ([`FlowVars::nmi_off_frames`]).
 
 use crate::snapshot::SnapshotError;
 
@@ -39,6 +39,22 @@ pub enum Resume {
     LevelMenuSetup(u8),
     /// The level menu, once per frame.
     LevelMenu,
+    /// The reset code after power-on, after its n-th wait (1..=4).
+    Reset(u8),
+    /// The legal screen's setup after its n-th wait (1..=4).
+    LegalSetup(u8),
+    /// The legal screen's timed wait (`sleepCounter`), then the wait for Start.
+    LegalSleep,
+    /// The legal screen waiting for Start (`legal_countdown` frames at most).
+    LegalWait,
+    /// The title screen's setup after its n-th wait (1..=4).
+    TitleSetup(u8),
+    /// The title screen waiting for Start or the demo timeout.
+    Title,
+    /// The game-type menu's setup after its n-th wait (1..=4).
+    TypeMenuSetup(u8),
+    /// The game-type menu, once per frame.
+    TypeMenu,
 }
 
 /// The steps of the game-over path that wait for frames.
@@ -131,8 +147,8 @@ impl Default for HighScores {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlowVars {
-    /// False when the next video frame passes without a frame interrupt (a screen upload).
-    pub nmi_enabled: bool,
+    /// Video frames still to pass without a frame interrupt (reset, screen uploads).
+    pub nmi_off_frames: u8,
     /// True when the frame interrupt did not run in the last frame (screen redraws).
     pub nmi_off_this_frame: bool,
     /// `player1_garbageHole`, re-rolled every level-menu frame.
@@ -151,6 +167,8 @@ pub struct FlowVars {
     pub ending_level: u8,
     /// The high-score table.
     pub high_scores: HighScores,
+    /// The legal screen's `generalCounter`: frames left to wait for Start.
+    pub legal_countdown: u8,
     /// `highScoreEntryRawPos`: the table slot being named.
     pub entry_slot: u8,
     /// `highScoreEntryNameOffsetForLetter`: the letter position 0..=5 in name entry.
@@ -160,7 +178,8 @@ pub struct FlowVars {
 impl Default for FlowVars {
     fn default() -> Self {
         FlowVars {
-            nmi_enabled: true,
+            nmi_off_frames: 0,
+            legal_countdown: 0,
             nmi_off_this_frame: false,
             garbage_hole: 0,
             ending: 0,

@@ -197,11 +197,12 @@ impl Game {
     #[inline]
     pub fn step(&mut self, buttons: Buttons) -> FrameEvents {
         let mut ev = FrameEvents::default();
-        if !self.s.flow.nmi_enabled {
-            // The main loop sits in a screen upload the whole frame, then switches the
-            // interrupt back on and waits for the next one.
+        if self.s.flow.nmi_off_frames != 0 {
+            // The main loop sits in the reset code or a screen upload the whole frame,
+            // then switches the interrupt back on and waits for the next one.
             self.s.flow.nmi_off_this_frame = true;
-            self.s.flow.nmi_enabled = true;
+            self.s.flow.nmi_off_frames -= 1;
+            self.upload_frame();
             return ev;
         }
         self.s.flow.nmi_off_this_frame = false;
@@ -293,6 +294,14 @@ impl Game {
             Resume::LevelMenuSetup(n) => self.resume_level_menu_setup(n, ev),
             Resume::LevelMenu => self.level_menu_frame(ev),
             Resume::GameBackground(n) => self.resume_game_background(n, ev),
+            Resume::Reset(n) => self.resume_reset(n),
+            Resume::LegalSetup(n) => self.resume_legal_setup(n),
+            Resume::LegalSleep => self.legal_sleep(),
+            Resume::LegalWait => self.legal_wait(),
+            Resume::TitleSetup(n) => self.resume_title_setup(n),
+            Resume::Title => self.title_frame(ev),
+            Resume::TypeMenuSetup(n) => self.resume_type_menu_setup(n, ev),
+            Resume::TypeMenu => self.type_menu_frame(ev),
         };
         if let Next::Wait = next {
             return;
@@ -304,6 +313,9 @@ impl Game {
     /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
     fn run_handler(&mut self, ev: &mut FrameEvents) -> bool {
         let next = match self.s.game_mode {
+            0 => self.legal_start(ev),
+            1 => self.title_start(ev),
+            2 => self.type_menu_start(ev),
             3 => self.level_menu_start(ev),
             4 | 5 => return self.play_handler(ev),
             _ => Next::Wait,

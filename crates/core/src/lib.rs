@@ -30,6 +30,7 @@ mod events;
 pub mod flow;
 mod game;
 pub mod lfsr;
+mod menus;
 mod play;
 mod playfield;
 mod postgame;

@@ -392,7 +392,7 @@ impl Game {
             1 => {
                 // The screen upload runs with the interrupt off across the next frame.
                 self.s.render_mode = 2;
-                self.s.flow.nmi_enabled = false;
+                self.s.flow.nmi_off_frames = 1;
                 self.s.resume = Resume::HighScoreSetup(2);
                 Next::Wait
             }
@@ -470,7 +470,7 @@ impl Game {
     pub(crate) fn resume_level_menu_setup(&mut self, n: u8, ev: &mut FrameEvents) -> Next {
         match n {
             1 => {
-                self.s.flow.nmi_enabled = false;
+                self.s.flow.nmi_off_frames = 1;
                 self.s.resume = Resume::LevelMenuSetup(2);
                 Next::Wait
             }

@@ -56,15 +56,26 @@ pub enum Outcome {
     Diverged(Box<Divergence>),
 }
 
+/// The first power-on frame whose state the cartridge defines (RAM cleared by then).
+const FIRST_POWER_ON_FRAME: u64 = 3;
+
 /// How many frames of input a divergence report shows.
 const RECENT: usize = 8;
 
 /// Runs the engine from the trace's header with the trace's buttons and compares every
 /// recorded field of every frame.
 pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
-    let mut game = game_from_header(&trace.header)?;
-    let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
     let video_frames = trace.header.is_power_on();
+    let mut game = if video_frames {
+        let region = match trace.header.fields.get("region").and_then(Value::as_str) {
+            Some("pal") => nestris_core::Region::Pal,
+            _ => nestris_core::Region::Ntsc,
+        };
+        Game::power_on(region)
+    } else {
+        game_from_header(&trace.header)?
+    };
+    let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
     for frame in &trace.frames {
         game.step(frame.input);
         // Game traces count frame interrupts: video frames without one are not recorded.
@@ -74,6 +85,10 @@ pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
         recent.push((frame.f, frame.input));
         if recent.len() > RECENT {
             recent.remove(0);
+        }
+        // Power-on traces show the emulator's uninitialised RAM until frame 3.
+        if video_frames && frame.f < FIRST_POWER_ON_FRAME {
+            continue;
         }
         if let Some((field, expected, actual)) = first_difference(&game, frame) {
             return Ok(Outcome::Diverged(Box::new(Divergence {

@@ -38,4 +38,7 @@ traces! {
     lv29_poked_bot => "lv29-poked-bot",
     typeb_lv5_h3_bot => "typeb-lv5-h3-bot",
     typeb_lv5_h3_win => "typeb-lv5-h3-win",
+    poweron_s1 => "power-on/poweron-s1",
+    poweron_s2 => "power-on/poweron-s2",
+    poweron_ending_a => "power-on/poweron-ending-a",
 }
