@@ -144,7 +144,7 @@ impl Default for HighScores {
 }
 
 /// Variables of the flow around play (menus, endings, name entry, demo).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlowVars {
     /// Video frames still to pass without a frame interrupt (reset, screen uploads).
@@ -173,26 +173,6 @@ pub struct FlowVars {
     pub entry_slot: u8,
     /// `highScoreEntryNameOffsetForLetter`: the letter position 0..=5 in name entry.
     pub entry_letter: u8,
-}
-
-impl Default for FlowVars {
-    fn default() -> Self {
-        FlowVars {
-            nmi_off_frames: 0,
-            legal_countdown: 0,
-            nmi_off_this_frame: false,
-            garbage_hole: 0,
-            ending: 0,
-            ending_vars: [0; 2],
-            total_score: [0; 3],
-            level_bonus: 0,
-            height_bonus: 0,
-            ending_level: 0,
-            high_scores: HighScores::default(),
-            entry_slot: 0,
-            entry_letter: 0,
-        }
-    }
 }
 
 impl FlowVars {
