@@ -169,6 +169,14 @@ pub struct FlowVars {
     pub high_scores: HighScores,
     /// The legal screen's `generalCounter`: frames left to wait for Start.
     pub legal_countdown: u8,
+    /// `demoButtonsAddr`: the demo's read position in its button table (bytes).
+    pub demo_ptr: u16,
+    /// `demo_repeats`: frames left of the current demo pair.
+    pub demo_repeats: u8,
+    /// `demo_heldButtons`: the demo's held buttons.
+    pub demo_held: u8,
+    /// `demoIndex`: the next entry of the demo's piece list.
+    pub demo_index: u8,
     /// `highScoreEntryRawPos`: the table slot being named.
     pub entry_slot: u8,
     /// `highScoreEntryNameOffsetForLetter`: the letter position 0..=5 in name entry.
@@ -187,6 +195,10 @@ impl FlowVars {
         v.ending_vars = [ram[0xC5], ram[0xC6]];
         v.total_score = [ram[0xDC], ram[0xDD], ram[0xDE]];
         v.entry_slot = ram[0xD5];
+        v.demo_ptr = (u16::from(ram[0xD2]) << 8 | u16::from(ram[0xD1])).wrapping_sub(0xDD00);
+        v.demo_repeats = ram[0xCF];
+        v.demo_held = ram[0xCE];
+        v.demo_index = ram[0xD3];
         v.entry_letter = ram[0xD4];
         for i in 0..8 {
             v.high_scores.names[i].copy_from_slice(&ram[0x700 + 6 * i..0x706 + 6 * i]);

@@ -1,6 +1,7 @@
 //! [`Game`]: the whole state, and the frame: interrupt first, then the main loop.
 
 use crate::buttons::Buttons;
+use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::{FlowVars, Resume};
 use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
@@ -161,7 +162,7 @@ impl Game {
             s.rng = POWER_ON_SEED;
         }
         let mut game = Game { s };
-        game.init_game_state();
+        game.init_game_state(&DemoData::BUILTIN);
         // The garbage rows: one frame each, no buttons.
         while let Resume::GameInit { rows_left } = game.s.resume {
             if rows_left == 0 {
@@ -196,6 +197,13 @@ impl Game {
     /// (`state().flow.nmi_off_this_frame` tells).
     #[inline]
     pub fn step(&mut self, buttons: Buttons) -> FrameEvents {
+        self.step_with_demo(buttons, &DemoData::BUILTIN)
+    }
+
+    /// [`Game::step`] with the demo's tables taken from `demo` (for example a
+    /// cartridge's own, read from a ROM image) instead of the built-in ones.
+    #[inline]
+    pub fn step_with_demo(&mut self, buttons: Buttons, demo: &DemoData) -> FrameEvents {
         let mut ev = FrameEvents::default();
         if self.s.flow.nmi_off_frames != 0 {
             // The main loop sits in the reset code or a screen upload the whole frame,
@@ -206,21 +214,25 @@ impl Game {
             return ev;
         }
         self.s.flow.nmi_off_this_frame = false;
-        self.interrupt(buttons, &mut ev);
-        self.main_loop(&mut ev);
+        self.interrupt(buttons, demo, &mut ev);
+        self.main_loop(demo, &mut ev);
         ev
     }
 
     /// The frame interrupt: render (which moves game state in play), counters, pad.
     #[inline]
-    fn interrupt(&mut self, buttons: Buttons, ev: &mut FrameEvents) {
+    fn interrupt(&mut self, buttons: Buttons, demo: &DemoData, ev: &mut FrameEvents) {
         if self.s.render_mode == 3 {
             self.render_play(ev);
         }
         self.s.sleep_counter = self.s.sleep_counter.saturating_sub(1);
         self.s.frame_counter = self.s.frame_counter.wrapping_add(1);
         self.s.rng = lfsr_step(self.s.rng);
-        self.poll_controller(buttons);
+        if self.s.game_mode == 5 {
+            self.poll_demo(buttons, demo);
+        } else {
+            self.poll_controller(buttons);
+        }
     }
 
     #[inline]
@@ -244,7 +256,7 @@ impl Game {
                 }
             }
             s.vram_row = 0;
-        } else {
+        } else if s.vram_row != 0x20 {
             for _ in 0..4 {
                 if (s.vram_row.wrapping_sub(21) as i8) >= 0 {
                     break;
@@ -258,9 +270,13 @@ impl Game {
     }
 
     /// Runs the main loop from where it waited until it waits again.
-    fn main_loop(&mut self, ev: &mut FrameEvents) {
+    fn main_loop(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
         let next = match self.s.resume {
-            Resume::MainLoop => Next::Continue,
+            Resume::MainLoop => {
+                // The main loop's own wait is followed by the demo's end check.
+                self.check_demo_end();
+                Next::Continue
+            }
             Resume::GameInit { rows_left } => {
                 if self.continue_game_init(rows_left) {
                     Next::Continue
@@ -307,29 +323,35 @@ impl Game {
             return;
         }
         self.s.resume = Resume::MainLoop;
-        while !self.run_handler(ev) {}
+        while !self.run_handler(demo, ev) {
+            self.check_demo_end();
+        }
     }
 
     /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
-    fn run_handler(&mut self, ev: &mut FrameEvents) -> bool {
+    fn run_handler(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let next = match self.s.game_mode {
             0 => self.legal_start(ev),
             1 => self.title_start(ev),
             2 => self.type_menu_start(ev),
             3 => self.level_menu_start(ev),
-            4 | 5 => return self.play_handler(ev),
+            4 | 5 => return self.play_handler(demo, ev),
+            6 => {
+                self.start_demo();
+                return self.play_handler(demo, ev);
+            }
             _ => Next::Wait,
         };
         matches!(next, Next::Wait)
     }
 
     /// `gameMode_playAndEndingHighScore`: one gameModeState handler.
-    fn play_handler(&mut self, ev: &mut FrameEvents) -> bool {
+    fn play_handler(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let s = &mut self.s;
         match s.game_mode_state {
             0 => matches!(self.game_background_start(), Next::Wait),
             1 => {
-                self.init_game_state();
+                self.init_game_state(demo);
                 true
             }
             2 => {
@@ -349,7 +371,7 @@ impl Game {
                 false
             }
             4 => {
-                if self.update_player(ev) {
+                if self.update_player(demo, ev) {
                     return true;
                 }
                 self.s.game_mode_state = 5;
@@ -394,7 +416,7 @@ impl Game {
     }
 
     /// `gameModeState_initGameState`, up to its first wait.
-    fn init_game_state(&mut self) {
+    fn init_game_state(&mut self, demo: &DemoData) {
         let s = &mut self.s;
         s.playfield = Playfield::empty();
         s.stats = [[0; 2]; 7];
@@ -409,11 +431,15 @@ impl Game {
         s.spawn_id = 0;
         s.render_mode = 3;
         s.autorepeat_y = s.region.first_piece_delay();
-        let first = self.choose_next_piece();
+        self.s.flow.demo_held = 0;
+        self.s.flow.demo_repeats = 0;
+        self.s.flow.demo_index = 0;
+        self.s.flow.demo_ptr = 0;
+        let first = self.choose_next_piece(demo);
         self.s.piece = first;
         self.increment_piece_stat(first);
         self.s.rng = lfsr_step(self.s.rng);
-        self.s.next_piece = self.choose_next_piece();
+        self.s.next_piece = self.choose_next_piece(demo);
         if self.s.game_type == 1 {
             self.s.lines[0] = 0x25;
         }
@@ -454,9 +480,14 @@ impl Game {
         true
     }
 
-    /// `chooseNextTetrimino` outside the demo.
+    /// `chooseNextTetrimino`: the random picker, or the demo's piece list.
     #[inline]
-    pub(crate) fn choose_next_piece(&mut self) -> u8 {
+    pub(crate) fn choose_next_piece(&mut self, demo: &DemoData) -> u8 {
+        if self.s.game_mode == 5 {
+            let piece = demo.piece(self.s.flow.demo_index);
+            self.s.flow.demo_index = self.s.flow.demo_index.wrapping_add(1);
+            return piece;
+        }
         let p = pick_piece(self.s.rng, self.s.spawn_count, self.s.spawn_id);
         self.s.rng = p.rng;
         self.s.spawn_count = p.spawn_count;

@@ -25,7 +25,9 @@
 #![deny(missing_docs)]
 
 pub mod bcd;
+mod builtin_demo;
 mod buttons;
+mod demo;
 mod events;
 pub mod flow;
 mod game;
@@ -39,6 +41,7 @@ mod snapshot;
 pub mod tables;
 
 pub use buttons::Buttons;
+pub use demo::{DemoData, DemoRecorder, DEMO_BUTTON_BYTES};
 pub use events::FrameEvents;
 pub use flow::Resume;
 pub use game::{Game, GameSetup, GameType};

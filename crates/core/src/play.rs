@@ -6,6 +6,7 @@
 
 use crate::bcd;
 use crate::buttons::Buttons;
+use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
 use crate::game::Game;
@@ -22,7 +23,7 @@ const DPAD: u8 = Buttons::DPAD.bits();
 impl Game {
     /// `branchOnPlayStatePlayer1`; true when the handler began a wait (an ending).
     #[inline]
-    pub(crate) fn update_player(&mut self, ev: &mut FrameEvents) -> bool {
+    pub(crate) fn update_player(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let waits = match self.s.play_state {
             0 => {
                 self.s.piece = HIDDEN;
@@ -52,7 +53,7 @@ impl Game {
                 false
             }
             8 => {
-                self.spawn_next(ev);
+                self.spawn_next(demo, ev);
                 false
             }
             10 => self.update_curtain(ev),
@@ -339,7 +340,7 @@ impl Game {
     }
 
     /// `playState_spawnNextTetrimino`: waits for the screen copy, then spawns.
-    fn spawn_next(&mut self, ev: &mut FrameEvents) {
+    fn spawn_next(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
         if !self.screen_copy_done() {
             return;
         }
@@ -352,7 +353,7 @@ impl Game {
             SPAWN_TABLE[crate::tables::ORIENTATION_TYPE[s.next_piece as usize % 20] as usize];
         s.piece = piece;
         self.increment_piece_stat(piece);
-        self.s.next_piece = self.choose_next_piece();
+        self.s.next_piece = self.choose_next_piece(demo);
         self.s.autorepeat_y = 0;
         ev.set(FrameEvents::SPAWNED);
     }
