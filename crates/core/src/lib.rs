@@ -28,6 +28,7 @@ pub mod bcd;
 mod builtin_demo;
 mod buttons;
 mod demo;
+pub mod encode;
 mod events;
 pub mod flow;
 mod game;
