@@ -1,0 +1,528 @@
+//! The replay file's bytes (see `docs/REPLAY_FORMAT.md`): writing, and reading with an
+//! error that says what is wrong and at which byte.
+
+use crate::{DemoSource, Replay, Start};
+use nestris_core::encode::ENCODED_LEN;
+use nestris_core::{Buttons, GameSetup, GameType, Region, Snapshot};
+
+/// The first eight bytes of every replay file.
+pub const MAGIC: [u8; 8] = *b"NESTRISR";
+
+/// The version of the layout written by this library (independent of the crate's version).
+pub const FORMAT_VERSION: u16 = 1;
+
+/// Why a replay could not be read or did not verify.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The file does not start with the replay magic.
+    #[error("not a nestris replay (the first 8 bytes are not \"NESTRISR\")")]
+    BadMagic,
+    /// A newer or unknown layout.
+    #[error(
+        "replay format version {0} is not supported (this program reads version {FORMAT_VERSION})"
+    )]
+    UnsupportedVersion(u16),
+    /// The file ends early.
+    #[error("truncated replay: {what} expected at byte {at}, but the file has {len} bytes")]
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Byte offset.
+        at: usize,
+        /// File length.
+        len: usize,
+    },
+    /// A field holds a value the format does not allow.
+    #[error("bad replay: {what} = {value} at byte {at}")]
+    BadField {
+        /// Which field.
+        what: &'static str,
+        /// The value found.
+        value: u64,
+        /// Byte offset.
+        at: usize,
+    },
+    /// The starting snapshot is not a state the cartridge can hold.
+    #[error("bad replay: the starting state at byte {at} is invalid: {message}")]
+    BadSnapshot {
+        /// Byte offset.
+        at: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The checksum does not match: the file was damaged.
+    #[error("damaged replay: checksum {stored:#010x} stored, {computed:#010x} computed")]
+    Checksum {
+        /// Stored CRC-32.
+        stored: u32,
+        /// Computed CRC-32.
+        computed: u32,
+    },
+    /// Bytes after the checksum.
+    #[error("bad replay: {0} unexpected bytes after the end")]
+    TrailingBytes(usize),
+    /// Playing the replay did not end in the recorded state.
+    #[error("replay does not verify: final state hash {actual:#018x}, recorded {expected:#018x}")]
+    HashMismatch {
+        /// The recorded hash.
+        expected: u64,
+        /// The hash after playing.
+        actual: u64,
+    },
+}
+
+const START_POWER_ON: u8 = 0;
+const START_SETUP: u8 = 1;
+const START_SNAPSHOT: u8 = 2;
+const FLAG_HASH: u8 = 1;
+
+impl Replay {
+    /// The replay as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.inputs.len() / 4);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.push(if self.final_hash.is_some() {
+            FLAG_HASH
+        } else {
+            0
+        });
+        out.push(self.start.region() as u8);
+        out.push(match self.demo {
+            DemoSource::Builtin => 0,
+            DemoSource::Cartridge => 1,
+        });
+        match &self.start {
+            Start::PowerOn(_) => out.push(START_POWER_ON),
+            Start::Setup(s) => {
+                out.push(START_SETUP);
+                out.push(s.game_type as u8);
+                out.push(s.level);
+                out.push(s.a_held_on_start as u8);
+                out.push(s.height);
+                out.push(s.music_type);
+                out.extend_from_slice(&s.rng.to_le_bytes());
+                out.push(s.spawn_count);
+                out.extend_from_slice(&s.frame_counter.to_le_bytes());
+            }
+            Start::Snapshot(s) => {
+                out.push(START_SNAPSHOT);
+                out.extend_from_slice(&s.encode());
+            }
+        }
+        out.extend_from_slice(&(self.inputs.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.final_hash.unwrap_or(0).to_le_bytes());
+        let meta = self.metadata.as_bytes();
+        let meta = &meta[..meta.len().min(u16::MAX as usize)];
+        out.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+        out.extend_from_slice(meta);
+        let runs = runs(&self.inputs);
+        out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
+        for (b, n) in runs {
+            out.push(b.bits());
+            write_varint(&mut out, n);
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads a replay from its bytes; any damage is an error, never a panic.
+    pub fn from_bytes(data: &[u8]) -> Result<Replay, ReplayError> {
+        let mut r = Cursor { data, at: 0 };
+        if data.len() < 8 || data[..8] != MAGIC {
+            return Err(ReplayError::BadMagic);
+        }
+        r.at = 8;
+        let version = r.u16("format version")?;
+        if version != FORMAT_VERSION {
+            return Err(ReplayError::UnsupportedVersion(version));
+        }
+        // The checksum covers everything before it; check it before trusting lengths.
+        if data.len() >= 4 + r.at {
+            let body = &data[..data.len() - 4];
+            let stored = u32::from_le_bytes(data[data.len() - 4..].try_into().unwrap_or([0; 4]));
+            let computed = crc32fast::hash(body);
+            if stored != computed {
+                // Report truncation rather than a checksum error when the file is cut short.
+                let parsed = parse_body(
+                    &mut Cursor {
+                        data: body,
+                        at: r.at,
+                    },
+                    true,
+                );
+                return Err(match parsed {
+                    Err(e @ ReplayError::Truncated { .. }) => e,
+                    _ => ReplayError::Checksum { stored, computed },
+                });
+            }
+            let mut body_cursor = Cursor {
+                data: body,
+                at: r.at,
+            };
+            let replay = parse_body(&mut body_cursor, false)?;
+            if body_cursor.at != body.len() {
+                return Err(ReplayError::TrailingBytes(body.len() - body_cursor.at));
+            }
+            return Ok(replay);
+        }
+        Err(ReplayError::Truncated {
+            what: "header",
+            at: r.at,
+            len: data.len(),
+        })
+    }
+}
+
+fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> {
+    let flags_at = r.at;
+    let flags = r.u8("flags")?;
+    if flags & !FLAG_HASH != 0 {
+        return Err(ReplayError::BadField {
+            what: "flags",
+            value: flags as u64,
+            at: flags_at,
+        });
+    }
+    let region_at = r.at;
+    let region = match r.u8("region")? {
+        0 => Region::Ntsc,
+        1 => Region::Pal,
+        v => {
+            return Err(ReplayError::BadField {
+                what: "region",
+                value: v as u64,
+                at: region_at,
+            })
+        }
+    };
+    let demo_at = r.at;
+    let demo = match r.u8("demo source")? {
+        0 => DemoSource::Builtin,
+        1 => DemoSource::Cartridge,
+        v => {
+            return Err(ReplayError::BadField {
+                what: "demo source",
+                value: v as u64,
+                at: demo_at,
+            })
+        }
+    };
+    let kind_at = r.at;
+    let start = match r.u8("start kind")? {
+        START_POWER_ON => Start::PowerOn(region),
+        START_SETUP => {
+            let at = r.at;
+            let game_type = match r.u8("game type")? {
+                0 => GameType::A,
+                1 => GameType::B,
+                v => {
+                    return Err(ReplayError::BadField {
+                        what: "game type",
+                        value: v as u64,
+                        at,
+                    })
+                }
+            };
+            let level = r.u8("start level")?;
+            let at = r.at;
+            let a_held = match r.u8("A held flag")? {
+                0 => false,
+                1 => true,
+                v => {
+                    return Err(ReplayError::BadField {
+                        what: "A held flag",
+                        value: v as u64,
+                        at,
+                    })
+                }
+            };
+            let at = r.at;
+            let height = r.u8("height")?;
+            if height > 5 {
+                return Err(ReplayError::BadField {
+                    what: "height",
+                    value: height as u64,
+                    at,
+                });
+            }
+            let at = r.at;
+            let music_type = r.u8("music")?;
+            if music_type > 3 {
+                return Err(ReplayError::BadField {
+                    what: "music",
+                    value: music_type as u64,
+                    at,
+                });
+            }
+            let at = r.at;
+            let rng = r.u16("generator")?;
+            if rng == 0 {
+                return Err(ReplayError::BadField {
+                    what: "generator",
+                    value: 0,
+                    at,
+                });
+            }
+            let spawn_count = r.u8("pick counter")?;
+            let frame_counter = r.u16("frame counter")?;
+            Start::Setup(GameSetup {
+                region,
+                game_type,
+                level,
+                a_held_on_start: a_held,
+                height,
+                music_type,
+                rng,
+                spawn_count,
+                frame_counter,
+            })
+        }
+        START_SNAPSHOT => {
+            let at = r.at;
+            let bytes = r.take(ENCODED_LEN, "starting state")?;
+            let s = Snapshot::decode(bytes).map_err(|e| ReplayError::BadSnapshot {
+                at,
+                message: e.to_string(),
+            })?;
+            if s.region != region {
+                return Err(ReplayError::BadField {
+                    what: "snapshot region",
+                    value: s.region as u64,
+                    at,
+                });
+            }
+            Start::Snapshot(Box::new(s))
+        }
+        v => {
+            return Err(ReplayError::BadField {
+                what: "start kind",
+                value: v as u64,
+                at: kind_at,
+            })
+        }
+    };
+    let frames_at = r.at;
+    let frames = r.u32("frame count")? as u64;
+    let hash = r.u64("final state hash")?;
+    let meta_len = r.u16("metadata length")? as usize;
+    let meta_at = r.at;
+    let meta = r.take(meta_len, "metadata")?;
+    let metadata = String::from_utf8(meta.to_vec()).map_err(|_| ReplayError::BadField {
+        what: "metadata (not UTF-8)",
+        value: meta_len as u64,
+        at: meta_at,
+    })?;
+    let runs_at = r.at;
+    let run_count = r.u32("run count")? as usize;
+    // Each run takes at least two bytes: a count beyond the file is damage.
+    if run_count > r.remaining() / 2 && !lenient {
+        return Err(ReplayError::BadField {
+            what: "run count",
+            value: run_count as u64,
+            at: runs_at,
+        });
+    }
+    let mut inputs = Vec::with_capacity(frames.min(1 << 24) as usize);
+    for _ in 0..run_count {
+        let b = r.u8("run buttons")?;
+        let at = r.at;
+        let n = r.varint("run length")?;
+        if n == 0 || inputs.len() as u64 + n > frames {
+            return Err(ReplayError::BadField {
+                what: "run length",
+                value: n,
+                at,
+            });
+        }
+        inputs.extend(std::iter::repeat_n(Buttons(b), n as usize));
+    }
+    if inputs.len() as u64 != frames {
+        return Err(ReplayError::BadField {
+            what: "frame count (runs end early)",
+            value: frames,
+            at: frames_at,
+        });
+    }
+    Ok(Replay {
+        start,
+        demo,
+        inputs,
+        final_hash: if flags & FLAG_HASH != 0 {
+            Some(hash)
+        } else {
+            None
+        },
+        metadata,
+    })
+}
+
+/// Run-length encoding of the inputs: (buttons, frames).
+fn runs(inputs: &[Buttons]) -> Vec<(Buttons, u64)> {
+    let mut out: Vec<(Buttons, u64)> = Vec::new();
+    for &b in inputs {
+        match out.last_mut() {
+            Some((last, n)) if *last == b => *n += 1,
+            _ => out.push((b, 1)),
+        }
+    }
+    out
+}
+
+fn write_varint(out: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let byte = (n & 0x7F) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+struct Cursor<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.at)
+    }
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ReplayError> {
+        if self.remaining() < n {
+            return Err(ReplayError::Truncated {
+                what,
+                at: self.at,
+                len: self.data.len(),
+            });
+        }
+        let s = &self.data[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self, what: &'static str) -> Result<u8, ReplayError> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u16(&mut self, what: &'static str) -> Result<u16, ReplayError> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&mut self, what: &'static str) -> Result<u32, ReplayError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self, what: &'static str) -> Result<u64, ReplayError> {
+        let b = self.take(8, what)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn varint(&mut self, what: &'static str) -> Result<u64, ReplayError> {
+        let start = self.at;
+        let mut n: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8(what)?;
+            n |= ((b & 0x7F) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(ReplayError::BadField {
+            what,
+            value: n,
+            at: start,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Replay {
+        let mut r = Replay::new(Start::Setup(GameSetup {
+            level: 9,
+            rng: 0x1234,
+            spawn_count: 3,
+            frame_counter: 7,
+            ..GameSetup::default()
+        }));
+        r.metadata = "test".into();
+        r.inputs = [
+            Buttons::NONE,
+            Buttons::NONE,
+            Buttons::LEFT,
+            Buttons::LEFT,
+            Buttons::LEFT,
+            Buttons::A,
+        ]
+        .to_vec();
+        r.seal();
+        r
+    }
+
+    #[test]
+    fn bytes_are_pinned() {
+        let r = small();
+        let b = r.to_bytes();
+        let hash = r.final_hash.unwrap().to_le_bytes();
+        let mut expected = Vec::new();
+        expected.extend_from_slice(b"NESTRISR");
+        expected.extend_from_slice(&[1, 0]); // format version
+        expected.extend_from_slice(&[1, 0, 0]); // flags: hash; NTSC; built-in demo
+        expected.extend_from_slice(&[1, 0, 9, 0, 0, 0, 0x34, 0x12, 3, 7, 0]); // setup
+        expected.extend_from_slice(&[6, 0, 0, 0]); // frames
+        expected.extend_from_slice(&hash);
+        expected.extend_from_slice(&[4, 0]);
+        expected.extend_from_slice(b"test");
+        expected.extend_from_slice(&[3, 0, 0, 0, 0x00, 2, 0x02, 3, 0x80, 1]); // runs
+        let crc = crc32fast::hash(&expected);
+        expected.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(b, expected);
+        assert_eq!(Replay::from_bytes(&b).unwrap(), r);
+    }
+
+    #[test]
+    fn damage_is_reported() {
+        let b = small().to_bytes();
+        assert_eq!(
+            Replay::from_bytes(b"NOTAREPLAYFILE"),
+            Err(ReplayError::BadMagic)
+        );
+        let mut v = b.clone();
+        v[8] = 2;
+        assert_eq!(
+            Replay::from_bytes(&v),
+            Err(ReplayError::UnsupportedVersion(2))
+        );
+        for cut in 8..b.len() {
+            let e = Replay::from_bytes(&b[..cut]).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    ReplayError::Truncated { .. } | ReplayError::Checksum { .. }
+                ),
+                "{cut}: {e}"
+            );
+        }
+        let mut v = b.clone();
+        v[20] ^= 0x40;
+        assert!(matches!(
+            Replay::from_bytes(&v),
+            Err(ReplayError::Checksum { .. })
+        ));
+    }
+
+    #[test]
+    fn long_runs_use_varints() {
+        let mut r = Replay::new(Start::PowerOn(Region::Ntsc));
+        r.inputs = vec![Buttons::NONE; 100_000];
+        r.inputs.push(Buttons::START);
+        let b = r.to_bytes();
+        assert!(b.len() < 80);
+        assert_eq!(Replay::from_bytes(&b).unwrap(), r);
+    }
+}

@@ -1,0 +1,178 @@
+//! Replays, FCEUX movies and the cartridge's demo tables.
+//!
+//! A [`Replay`] is a game's starting state plus one joypad byte per frame; playing it
+//! through [`nestris_core::Game::step`] reproduces the game exactly, and the stored hash
+//! of the final state lets a replay verify itself. The byte format is documented in
+//! `docs/REPLAY_FORMAT.md`. [`fm2`] reads and writes FCEUX movies (which start at
+//! power-on), and [`rom`] finds the demo tables in a user's own cartridge image.
+//!
+//! ```
+//! use nestris_core::{Buttons, GameSetup};
+//! use nestris_replay::{Replay, Start};
+//!
+//! let mut replay = Replay::new(Start::Setup(GameSetup::default()));
+//! replay.inputs.extend([Buttons::LEFT; 30]);
+//! replay.seal();
+//! let bytes = replay.to_bytes();
+//! let back = Replay::from_bytes(&bytes).unwrap();
+//! assert!(back.verify().is_ok());
+//! ```
+
+pub mod fm2;
+mod format;
+mod recorder;
+pub mod rom;
+
+pub use format::{ReplayError, FORMAT_VERSION, MAGIC};
+pub use recorder::{write_atomically, Recorder};
+
+use nestris_core::{Buttons, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
+
+/// Where a replay starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The console's power-on: the replay runs through the legal screen and the menus.
+    PowerOn(Region),
+    /// A game started directly from its setup (`Game::new`).
+    Setup(GameSetup),
+    /// Any state, as a snapshot.
+    Snapshot(Box<Snapshot>),
+}
+
+impl Start {
+    /// The region the game runs in.
+    pub fn region(&self) -> Region {
+        match self {
+            Start::PowerOn(r) => *r,
+            Start::Setup(s) => s.region,
+            Start::Snapshot(s) => s.region,
+        }
+    }
+
+    /// The game at the replay's first frame.
+    pub fn game(&self) -> Game {
+        match self {
+            Start::PowerOn(r) => Game::power_on(*r),
+            Start::Setup(s) => Game::new(*s),
+            // Snapshots in a replay were validated when read.
+            Start::Snapshot(s) => {
+                Game::from_snapshot((**s).clone()).unwrap_or_else(|_| Game::power_on(s.region))
+            }
+        }
+    }
+}
+
+/// Which demo tables a replay was recorded with (they matter only if it shows the demo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DemoSource {
+    /// The project's own demo.
+    Builtin,
+    /// The cartridge's demo, read from the user's ROM image.
+    Cartridge,
+}
+
+/// A recorded game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// Where it starts.
+    pub start: Start,
+    /// Which demo tables it needs.
+    pub demo: DemoSource,
+    /// The joypad byte of every frame.
+    pub inputs: Vec<Buttons>,
+    /// The hash of the state after the last frame ([`Snapshot::state_hash`]), if known.
+    pub final_hash: Option<u64>,
+    /// Free text: who played, when, with which program.
+    pub metadata: String,
+}
+
+/// What playing a replay found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Frames played.
+    pub frames: u64,
+    /// Score at the end (or the best score of the games it contains).
+    pub score: u32,
+    /// Lines at the end.
+    pub lines: u32,
+    /// Level at the end.
+    pub level: u8,
+    /// Pieces spawned.
+    pub pieces: u64,
+    /// Games that ended (top-out or B-type win) within the replay.
+    pub games_ended: u32,
+    /// A-type or B-type, of the last game.
+    pub game_type: u8,
+    /// The final state's hash.
+    pub final_hash: u64,
+}
+
+impl Replay {
+    /// An empty replay from `start`, recorded with the built-in demo.
+    pub fn new(start: Start) -> Replay {
+        Replay {
+            start,
+            demo: DemoSource::Builtin,
+            inputs: Vec::new(),
+            final_hash: None,
+            metadata: format!("nestris {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+
+    /// Plays the replay and stores the final state's hash.
+    pub fn seal(&mut self) {
+        self.seal_with_demo(&DemoData::BUILTIN);
+    }
+
+    /// [`Replay::seal`] with the given demo tables.
+    pub fn seal_with_demo(&mut self, demo: &DemoData) {
+        let (game, _) = self.play_with_demo(self.inputs.len(), demo);
+        self.final_hash = Some(game.state().state_hash());
+    }
+
+    /// Plays the first `frames` frames; returns the game and what happened.
+    pub fn play_with_demo(&self, frames: usize, demo: &DemoData) -> (Game, Summary) {
+        let mut game = self.start.game();
+        let mut pieces = 0u64;
+        let mut ended = 0u32;
+        let n = frames.min(self.inputs.len());
+        for &b in &self.inputs[..n] {
+            let ev = game.step_with_demo(b, demo);
+            if ev.has(FrameEvents::SPAWNED) {
+                pieces += 1;
+            }
+            if ev.has(FrameEvents::GAME_ENDED) {
+                ended += 1;
+            }
+        }
+        let s = game.state();
+        let summary = Summary {
+            frames: n as u64,
+            score: nestris_core::bcd::score_value(s.score),
+            lines: nestris_core::bcd::lines_value(s.lines),
+            level: s.level,
+            pieces,
+            games_ended: ended,
+            game_type: s.game_type,
+            final_hash: s.state_hash(),
+        };
+        (game, summary)
+    }
+
+    /// Plays the whole replay with the built-in demo and checks the stored final hash.
+    pub fn verify(&self) -> Result<Summary, ReplayError> {
+        self.verify_with_demo(&DemoData::BUILTIN)
+    }
+
+    /// [`Replay::verify`] with the given demo tables.
+    pub fn verify_with_demo(&self, demo: &DemoData) -> Result<Summary, ReplayError> {
+        let (_, summary) = self.play_with_demo(self.inputs.len(), demo);
+        match self.final_hash {
+            Some(h) if h != summary.final_hash => Err(ReplayError::HashMismatch {
+                expected: h,
+                actual: summary.final_hash,
+            }),
+            _ => Ok(summary),
+        }
+    }
+}
