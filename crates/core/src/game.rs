@@ -323,9 +323,49 @@ impl Game {
             return;
         }
         self.s.resume = Resume::MainLoop;
+        if self.s.game_mode == 4 && self.s.game_mode_state == 2 && self.normal_play_frame(demo, ev)
+        {
+            return;
+        }
         while !self.run_handler(demo, ev) {
             self.check_demo_end();
         }
+    }
+
+    /// States 2 to 8 of an ordinary play frame in one pass (the hot path); the same steps
+    /// as [`Game::play_handler`] would take one by one. Returns false, with
+    /// `game_mode_state` where it stopped, when the general loop must go on.
+    #[inline(always)]
+    fn normal_play_frame(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+        const START: u8 = Buttons::START.bits();
+        let s = &mut self.s;
+        s.fall_timer = s.fall_timer.wrapping_add(1);
+        if s.pressed & Buttons::SELECT.bits() != 0 {
+            s.display_next_piece ^= 1;
+            ev.set(FrameEvents::NEXT_TOGGLED);
+        }
+        if s.play_state == 0 {
+            s.game_mode_state = 3;
+            return false;
+        }
+        s.game_mode_state = 4;
+        if self.update_player(demo, ev) {
+            return true;
+        }
+        let s = &mut self.s;
+        if s.held == 0xF0 {
+            s.game_mode_state = 6;
+            return false;
+        }
+        s.game_mode_state = 7;
+        if s.held == 7 {
+            return true;
+        }
+        if s.render_mode == 3 && s.pressed & START != 0 && s.play_state != 10 {
+            return false;
+        }
+        s.game_mode_state = 2;
+        true
     }
 
     /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
