@@ -1,0 +1,229 @@
+//! Playing many games on many threads and summarising them.
+
+use crate::policy::{Driver, Policy};
+use nestris_core::bcd::{lines_value, score_value};
+use nestris_core::{FrameEvents, Game, GameSetup, Region};
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Games to play.
+    pub games: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Seed of the first game; game `i` uses `seed + i` ([`GameSetup::from_seed`]).
+    pub seed: u64,
+    /// Start level (0..=255; 10..=19 as with A+Start).
+    pub level: u8,
+    /// Region.
+    pub region: Region,
+    /// The input policy.
+    pub policy: Policy,
+    /// A game stops after this many frames even if it has not ended.
+    pub max_frames: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            games: 1,
+            threads: 1,
+            seed: 0,
+            level: 0,
+            region: Region::Ntsc,
+            policy: Policy::Idle,
+            max_frames: 10_000_000,
+        }
+    }
+}
+
+/// One game's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOutcome {
+    /// The seed it was started from.
+    pub seed: u64,
+    /// Frames played.
+    pub frames: u64,
+    /// Pieces spawned (the first piece included).
+    pub pieces: u64,
+    /// Lines cleared.
+    pub lines: u32,
+    /// Final score.
+    pub score: u32,
+    /// Final level.
+    pub level: u8,
+    /// True if it topped out (false: stopped by `max_frames`).
+    pub topped_out: bool,
+    /// Hash of the final state.
+    pub state_hash: u64,
+}
+
+/// Plays one game from `setup` with `policy` until it tops out or `max_frames` pass.
+pub fn play_one(setup: GameSetup, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
+    let mut game = Game::new(setup);
+    let mut driver = Driver::new(policy.clone(), seed);
+    let mut frames = 0u64;
+    let mut pieces = 1u64;
+    let mut topped_out = false;
+    while frames < max_frames {
+        let b = driver.buttons(game.state());
+        let ev = game.step(b);
+        frames += 1;
+        if ev.flags & FrameEvents::SPAWNED != 0 {
+            pieces += 1;
+        }
+        if ev.flags & FrameEvents::TOPPED_OUT != 0 {
+            topped_out = true;
+            break;
+        }
+    }
+    let s = game.state();
+    GameOutcome {
+        seed,
+        frames,
+        pieces,
+        lines: lines_value(s.lines),
+        score: score_value(s.score),
+        level: s.level,
+        topped_out,
+        state_hash: s.state_hash(),
+    }
+}
+
+/// What a simulation found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// Frames played in all.
+    pub frames: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Frames per second over all threads.
+    pub frames_per_second: f64,
+    /// Pieces in all.
+    pub pieces: u64,
+    /// Lines in all.
+    pub lines: u64,
+    /// Score: mean.
+    pub score_mean: f64,
+    /// Score: minimum, 10th, 50th, 90th percentile, maximum.
+    pub score_percentiles: [u32; 5],
+    /// Games that topped out.
+    pub topped_out: u64,
+    /// Every game, in seed order.
+    pub outcomes: Vec<GameOutcome>,
+}
+
+/// Plays `config.games` games over `config.threads` threads. `progress` is called with
+/// the number of games finished so far, from the worker threads.
+pub fn run(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Summary {
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let threads = config.threads.max(1);
+    let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        // Small batches keep threads busy to the end without contention.
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= config.games {
+                            break;
+                        }
+                        let seed = config.seed.wrapping_add(i);
+                        let setup = GameSetup {
+                            region: config.region,
+                            level: config.level,
+                            ..GameSetup::from_seed(seed)
+                        };
+                        mine.push(play_one(setup, seed, &config.policy, config.max_frames));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|o| o.seed);
+    let seconds = start.elapsed().as_secs_f64();
+    let frames: u64 = outcomes.iter().map(|o| o.frames).sum();
+    let mut scores: Vec<u32> = outcomes.iter().map(|o| o.score).collect();
+    scores.sort_unstable();
+    let pct = |p: f64| -> u32 {
+        if scores.is_empty() {
+            return 0;
+        }
+        let i = ((scores.len() - 1) as f64 * p).round() as usize;
+        scores[i]
+    };
+    Summary {
+        games: outcomes.len() as u64,
+        frames,
+        seconds,
+        frames_per_second: if seconds > 0.0 {
+            frames as f64 / seconds
+        } else {
+            0.0
+        },
+        pieces: outcomes.iter().map(|o| o.pieces).sum(),
+        lines: outcomes.iter().map(|o| o.lines as u64).sum(),
+        score_mean: if outcomes.is_empty() {
+            0.0
+        } else {
+            scores.iter().map(|&s| s as f64).sum::<f64>() / outcomes.len() as f64
+        },
+        score_percentiles: [pct(0.0), pct(0.1), pct(0.5), pct(0.9), pct(1.0)],
+        topped_out: outcomes.iter().filter(|o| o.topped_out).count() as u64,
+        outcomes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_do_not_change_results() {
+        let one = run(
+            &SimConfig {
+                games: 6,
+                threads: 1,
+                policy: Policy::Random,
+                ..SimConfig::default()
+            },
+            &|_| {},
+        );
+        let three = run(
+            &SimConfig {
+                games: 6,
+                threads: 3,
+                policy: Policy::Random,
+                ..SimConfig::default()
+            },
+            &|_| {},
+        );
+        assert_eq!(one.outcomes, three.outcomes);
+        assert_eq!(one.topped_out, 6);
+    }
+
+    #[test]
+    fn idle_games_top_out_and_agree_with_the_plain_engine() {
+        let o = play_one(GameSetup::from_seed(5), 5, &Policy::Idle, 1_000_000);
+        assert!(o.topped_out);
+        let mut g = Game::new(GameSetup::from_seed(5));
+        for _ in 0..o.frames {
+            g.step(nestris_core::Buttons::NONE);
+        }
+        assert_eq!(g.state().state_hash(), o.state_hash);
+    }
+}
