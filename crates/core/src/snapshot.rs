@@ -209,6 +209,21 @@ impl Snapshot {
                 value: self.music_type,
             });
         }
+        // -16..=20: the curtain's countdown, then the rows it covers.
+        if (self.curtain_row as i8) < -16 || (self.curtain_row as i8) > 20 {
+            return Err(SnapshotError::OutOfRange {
+                field: "curtain_row",
+                value: self.curtain_row,
+            });
+        }
+        if let crate::Resume::GameInit { rows_left } = self.resume {
+            if rows_left > 12 {
+                return Err(SnapshotError::OutOfRange {
+                    field: "rows_left",
+                    value: rows_left,
+                });
+            }
+        }
         if self.row_y > 5 {
             return Err(SnapshotError::OutOfRange {
                 field: "row_y",
