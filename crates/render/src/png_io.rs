@@ -1,0 +1,142 @@
+//! PNG files of frames: small indexed images for golden tests and screenshots.
+//!
+//! A screen uses a few dozen colours at most, so frames are written as 8-bit indexed
+//! PNGs (a few kilobytes); a frame with more than 256 colours falls back to RGB.
+
+use std::io::Cursor;
+
+use crate::frame::{Frame, HEIGHT, WIDTH};
+
+/// Encodes `frame` as a PNG file.
+pub fn encode_png(frame: &Frame) -> Vec<u8> {
+    let mut colours: Vec<u32> = frame.pixels.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    let mut out = Vec::new();
+    let mut enc = ::png::Encoder::new(&mut out, WIDTH as u32, HEIGHT as u32);
+    enc.set_depth(::png::BitDepth::Eight);
+    enc.set_compression(::png::Compression::High);
+    let data: Vec<u8> = if colours.len() <= 256 {
+        let palette: Vec<u8> = colours
+            .iter()
+            .flat_map(|&c| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
+            .collect();
+        enc.set_color(::png::ColorType::Indexed);
+        enc.set_palette(palette);
+        frame
+            .pixels
+            .iter()
+            // The palette is sorted, so a binary search finds each pixel's index.
+            .map(|p| colours.binary_search(p).unwrap_or(0) as u8)
+            .collect()
+    } else {
+        enc.set_color(::png::ColorType::Rgb);
+        frame
+            .pixels
+            .iter()
+            .flat_map(|&c| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
+            .collect()
+    };
+    // Writing to a Vec cannot fail, and the header matches the data by construction.
+    let mut writer = enc.write_header().expect("PNG header for a 256x240 frame");
+    writer
+        .write_image_data(&data)
+        .expect("PNG data for a 256x240 frame");
+    writer.finish().expect("PNG end for a 256x240 frame");
+    out
+}
+
+/// Why a PNG file is not a frame.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// The bytes are not a PNG file the decoder understands.
+    Png(::png::DecodingError),
+    /// The image is not 256x240.
+    Size {
+        /// The width found.
+        width: u32,
+        /// The height found.
+        height: u32,
+    },
+    /// The pixel format is not 8-bit RGB or RGBA after expansion.
+    Format(String),
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Png(e) => write!(f, "not a readable PNG: {e}"),
+            DecodeError::Size { width, height } => {
+                write!(
+                    f,
+                    "the image is {width}x{height}, a frame is {WIDTH}x{HEIGHT}"
+                )
+            }
+            DecodeError::Format(s) => write!(f, "unsupported pixel format {s}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Reads a PNG file back into a frame (any colour type the decoder can expand to 8-bit
+/// RGB or RGBA; alpha is dropped).
+pub fn decode_png(bytes: &[u8]) -> Result<Frame, DecodeError> {
+    let mut dec = ::png::Decoder::new(Cursor::new(bytes));
+    dec.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().map_err(DecodeError::Png)?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    if (width as usize, height as usize) != (WIDTH, HEIGHT) {
+        return Err(DecodeError::Size { width, height });
+    }
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| DecodeError::Format("too large".into()))?;
+    let mut buf = vec![0; size];
+    let info = reader.next_frame(&mut buf).map_err(DecodeError::Png)?;
+    let channels = match info.color_type {
+        ::png::ColorType::Rgb => 3,
+        ::png::ColorType::Rgba => 4,
+        ::png::ColorType::Grayscale => 1,
+        ::png::ColorType::GrayscaleAlpha => 2,
+        other => return Err(DecodeError::Format(format!("{other:?}"))),
+    };
+    let mut frame = Frame::new();
+    for (i, px) in buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .take(WIDTH * HEIGHT)
+        .enumerate()
+    {
+        let (r, g, b) = if channels < 3 {
+            (px[0], px[0], px[0])
+        } else {
+            (px[0], px[1], px[2])
+        };
+        frame.pixels[i] = u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
+    }
+    Ok(frame)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_survive_a_round_trip() {
+        let mut f = Frame::new();
+        f.fill_rect(10, 20, 30, 40, 0xFC9838);
+        f.set(255, 239, 0x123456);
+        let back = decode_png(&encode_png(&f)).unwrap();
+        assert!(back == f);
+    }
+
+    #[test]
+    fn many_colours_fall_back_to_rgb() {
+        let mut f = Frame::new();
+        for (i, p) in f.pixels.iter_mut().enumerate() {
+            *p = (i as u32).wrapping_mul(2_654_435_761) & 0xFF_FFFF;
+        }
+        let back = decode_png(&encode_png(&f)).unwrap();
+        assert!(back == f);
+    }
+}

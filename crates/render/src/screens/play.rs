@@ -1,0 +1,130 @@
+//! The play screen: the playfield in the middle, LINES above it, the game type and the
+//! piece statistics on the left, TOP, SCORE, NEXT and LEVEL on the right.
+//!
+//! ```text
+//!  cols  1........10 11........22 23......30
+//!  rows  [ A-TYPE ]  [LINES-000 ]  [ TOP    ]
+//!                    +----------+  [ SCORE  ]
+//!        STATISTICS  |          |
+//!        [T  000  ]  |  10x20   |  [ NEXT   ]
+//!        [  ...   ]  |  field   |
+//!        [I  000  ]  |          |  [ LEVEL  ]
+//!                    +----------+
+//! ```
+
+use nestris_core::tables::{HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_EMPTY};
+use nestris_core::Snapshot;
+
+use crate::font::{self, bcd_digits, digit};
+use crate::frame::Frame;
+use crate::layout::{self, CELL, FIELD_X, FIELD_Y};
+use crate::palette::{self, Colours};
+use crate::tiles;
+
+/// Draws the play screen; `paused` hides the field and the preview behind PAUSE.
+pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool) {
+    let level = palette::resolve(palette::level_palette(s.level));
+    let label = palette::rgb(palette::LABEL[1]);
+    let white = palette::rgb(palette::WHITE);
+    layout::backdrop(f);
+
+    layout::framed_box(f, 1, 2, 10, 3);
+    layout::text_centred(f, 16, 64, 24, super::type_name(s.game_type), white);
+    layout::text(f, 1, 7, "STATISTICS", palette::LABEL);
+    layout::framed_box(f, 1, 8, 10, 19);
+    for (t, count) in s.stats.iter().enumerate() {
+        let y = 77 + 18 * t as i32;
+        layout::draw_mini_piece(f, SPAWN_TABLE[t], 34, y + 9, &level);
+        let n: String = [digit(count[1]), digit(count[0] >> 4), digit(count[0])]
+            .iter()
+            .collect();
+        font::draw_text(f, 52, y + 5, &n, palette::rgb(palette::CURSOR[1]));
+    }
+
+    layout::framed_box(f, 11, 2, 12, 3);
+    let lines = format!("LINES-{}{}", digit(s.lines[1]), &bcd_digits(&[s.lines[0]]));
+    layout::text_centred(f, FIELD_X, 80, 24, &lines, white);
+    layout::framed_box(f, 11, 5, 12, 22);
+    if paused {
+        layout::text_centred(f, FIELD_X, 80, FIELD_Y + 76, "PAUSE", white);
+    } else {
+        draw_field(f, s, cells, &level);
+    }
+
+    layout::framed_box(f, 23, 2, 8, 7);
+    let top = &s.flow.high_scores.scores[super::table_base(s.game_type)];
+    font::draw_text(f, 192, 24, "TOP", label);
+    font::draw_text(f, 192, 32, &bcd_digits(top), white);
+    font::draw_text(f, 192, 48, "SCORE", label);
+    let score = bcd_digits(&[s.score[2], s.score[1], s.score[0]]);
+    font::draw_text(f, 192, 56, &score, white);
+
+    layout::framed_box(f, 23, 10, 8, 7);
+    font::draw_text(f, 192, 88, "NEXT", label);
+    if s.display_next_piece == 0 && !paused {
+        layout::draw_piece_centred(f, s.next_piece, 216, 112, &level);
+    }
+
+    layout::framed_box(f, 23, 18, 8, 4);
+    layout::text_centred(f, 184, 64, 152, "LEVEL", label);
+    let lv = if s.level < 100 {
+        format!("{:02}", s.level)
+    } else {
+        s.level.to_string()
+    };
+    layout::text_centred(f, 184, 64, 160, &lv, white);
+
+    if s.game_mode == 5 {
+        layout::framed_box(f, 23, 23, 8, 3);
+        layout::text_centred(f, 184, 64, 192, "DEMO", palette::rgb(palette::CURSOR[1]));
+    }
+}
+
+/// The field's cells and the falling piece.
+fn draw_field(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], level: &Colours) {
+    for (i, &byte) in cells.iter().enumerate() {
+        let (row, col) = (i as i32 / 10, i as i32 % 10);
+        let (x, y) = (FIELD_X + col * CELL, FIELD_Y + row * CELL);
+        if (7..=9).contains(&row) && layout::cell_tile(byte).is_none() && byte != TILE_EMPTY {
+            draw_banner_cell(f, row, col, x, y);
+        } else {
+            layout::draw_cell(f, x, y, byte, level);
+        }
+    }
+    // The cartridge stages the piece's sprites after every player update, so the piece
+    // shows until it is hidden (19) or the game has ended, not only while it falls.
+    if s.piece == HIDDEN || s.play_state == 0 {
+        return;
+    }
+    let tile = ORIENTATION_TILE[s.piece as usize % 20];
+    for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize % 20] {
+        let row = i32::from(s.y) + i32::from(dr);
+        let col = i32::from(s.x) + i32::from(dc);
+        // Rows -1 and -2 are in play above the field, but only the field is shown.
+        if (0..20).contains(&row) && (0..10).contains(&col) {
+            layout::draw_cell(f, FIELD_X + col * CELL, FIELD_Y + row * CELL, tile, level);
+        }
+    }
+}
+
+/// One cell of the B-type success banner (rows 7 to 9 of the field): a framed plate
+/// reading SUCCESS!.
+fn draw_banner_cell(f: &mut Frame, row: i32, col: i32, x: i32, y: i32) {
+    const WORD: &[u8; 8] = b"SUCCESS!";
+    let c = palette::resolve(palette::CURSOR);
+    let tile = match (row, col) {
+        (7, 0) => &tiles::FRAME_TL,
+        (7, 9) => &tiles::FRAME_TR,
+        (9, 0) => &tiles::FRAME_BL,
+        (9, 9) => &tiles::FRAME_BR,
+        (7 | 9, _) => &tiles::FRAME_H,
+        (_, 0 | 9) => &tiles::FRAME_V,
+        _ => {
+            let ch = WORD[(col - 1) as usize] as char;
+            font::draw_text_on(f, x, y, &ch.to_string(), palette::rgb(palette::WHITE), c[0]);
+            return;
+        }
+    };
+    f.fill_rect(x, y, CELL, CELL, c[0]);
+    tile.draw(f, x, y, &c);
+}
