@@ -1,0 +1,42 @@
+//! A player for NES Tetris (USA, 1989) on the frame-exact engine of `nestris-core`.
+//!
+//! The player works in four layers, each its own module:
+//!
+//! * [`inputs`]: the [`InputModel`], what a player's hands can do (tap rate, DAS,
+//!   reaction time, soft drop), defined on whole frames.
+//! * [`movegen`]: every place the current piece can lock under that model, found by
+//!   simulating the cartridge's piece control frame by frame on a [`Board`] bitboard,
+//!   each with the exact per-frame buttons that put it there (tucks and spins included).
+//! * [`eval`] and [`search`]: a weighted board evaluation ([`Weights`], loadable from
+//!   TOML or JSON) and a search over the current piece and the preview.
+//! * [`player`]: [`Ai`], which turns a [`Game`](nestris_core::Game) into the buttons
+//!   of the next piece, and [`play_game`], which plays a whole game through
+//!   [`Game::step`](nestris_core::Game::step), so its inputs are a valid replay.
+//!
+//! ```
+//! use nestris_ai::{play_game, Ai, InputModel, Weights};
+//! use nestris_core::GameSetup;
+//!
+//! let mut setup = GameSetup::from_seed(7);
+//! setup.level = 18;
+//! let mut ai = Ai::new(Weights::default(), InputModel::hz30());
+//! let result = play_game(setup, &mut ai, 3_000);
+//! assert_eq!(result.inputs.len() as u64, result.frames);
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod bench;
+pub mod board;
+pub mod eval;
+pub mod inputs;
+pub mod movegen;
+pub mod player;
+pub mod search;
+
+pub use board::Board;
+pub use eval::Weights;
+pub use inputs::InputModel;
+pub use movegen::{MoveGen, Placement, Start};
+pub use player::{play_game, Ai, GameResult};
+pub use search::Search;

@@ -1,0 +1,739 @@
+//! Move generation by real inputs: every place the current piece can lock, and the
+//! per-frame buttons that put it there.
+//!
+//! The search runs over frame-boundary states of the piece (position, orientation,
+//! `fallTimer`, `autorepeatX`, `autorepeatY`, buttons held) and advances them with
+//! [`frame`], a line-by-line copy of the cartridge's shift, rotate and drop routines
+//! (`CARTRIDGE.md` 5) on a [`Board`] instead of the whole [`Game`]. Edges are the input
+//! model's moves ([`crate::inputs`]): one frame of waiting or releasing, or a tap frame
+//! followed by the frames in which no new button may go down. States are deduplicated
+//! on everything that decides their future, so the set of placements found is exactly
+//! the set reachable under the model, and each comes with the inputs that reach it.
+//!
+//! States are expanded in the order of time within the fall (the first piece's
+//! countdown, then row, then timer), which every move advances. That makes one shortcut
+//! safe: a state that some other state reaches by one frame of doing nothing, without
+//! the piece moving down, need not try its plain taps, because tapping a frame earlier
+//! from that other state and then waiting reaches the same states. It cuts the moves
+//! tried by more than half at level 18; [`MoveGen::exhaustive`] turns it off, and the
+//! tests check that both find the same placements.
+
+use crate::board::{Board, Collision};
+use crate::inputs::InputModel;
+use nestris_core::tables::{ORIENTATION_TYPE, ROTATE_A, ROTATE_B};
+use nestris_core::{Buttons, Game, Region};
+
+const R: u8 = Buttons::RIGHT.bits();
+const L: u8 = Buttons::LEFT.bits();
+const D: u8 = Buttons::DOWN.bits();
+const A: u8 = Buttons::A.bits();
+const B: u8 = Buttons::B.bits();
+const DPAD: u8 = Buttons::DPAD.bits();
+
+/// Frames of the first piece's countdown that the search can index (`autorepeatY` -128..-1).
+const HANG: usize = 128;
+/// Key classes of the held buttons outside the countdown: none, Down with autorepeatY
+/// 0..=2, Left with autorepeatX 0..=16, Right with autorepeatX 0..=16.
+const CLASSES: usize = 1 + 3 + 17 + 17;
+/// Classes during the countdown (Down ends it, so only none, Left and Right).
+const HANG_CLASSES: usize = 1 + 17 + 17;
+
+/// Index of each orientation within its piece's orientations.
+const ORIENT_INDEX: [u8; 20] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 0, 1, 0, 1, 2, 3, 0, 1, 0];
+/// Distinct orientations per piece type T J Z O S L I.
+const ORIENT_COUNT: [u8; 7] = [4, 4, 2, 1, 2, 4, 2];
+
+/// The piece's variables between two frames, as the cartridge keeps them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct PieceState {
+    /// `tetriminoX`.
+    pub x: u8,
+    /// `tetriminoY`.
+    pub y: u8,
+    /// `currentPiece`: orientation id.
+    pub o: u8,
+    /// `fallTimer` (kept at most at the gravity value, which behaves the same).
+    pub ft: u8,
+    /// `autorepeatX`.
+    pub arx: u8,
+    /// `autorepeatY`.
+    pub ary: u8,
+    /// Buttons held in the last frame.
+    pub held: u8,
+}
+
+/// The constants of one piece's fall: gravity and the DAS limits of the region.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Rules {
+    /// Frames per row (1 from level 29).
+    pub speed: u8,
+    /// `DAS_RESET`.
+    pub das_limit: u8,
+    /// `DAS_DELAY`.
+    pub das_repeat: u8,
+}
+
+impl Rules {
+    /// The rules at `level` in `region`.
+    pub const fn new(region: Region, level: u8) -> Rules {
+        Rules {
+            speed: region.gravity(level),
+            das_limit: region.das_limit(),
+            das_repeat: region.das_repeat_start(),
+        }
+    }
+}
+
+/// One frame of piece control with `buttons` held: the cartridge's shift, rotate and
+/// drop. Returns true when the drop failed, i.e. the piece lands (`playState` 2).
+#[inline(always)]
+pub fn frame(board: &Collision, rules: &Rules, s: &mut PieceState, buttons: u8) -> bool {
+    let pressed = buttons & !s.held;
+    s.held = buttons;
+    s.ft = s.ft.wrapping_add(1);
+    // Shift.
+    if buttons & D == 0 {
+        let mut go = false;
+        if pressed & (L | R) != 0 {
+            s.arx = 0;
+            go = true;
+        } else if buttons & (L | R) != 0 {
+            s.arx = s.arx.wrapping_add(1);
+            if (s.arx.wrapping_sub(rules.das_limit) as i8) >= 0 {
+                s.arx = rules.das_repeat;
+                go = true;
+            }
+        }
+        if go {
+            let nx = if buttons & R != 0 {
+                s.x.wrapping_add(1)
+            } else {
+                s.x.wrapping_sub(1)
+            };
+            if board.fits(s.o, nx, s.y) {
+                s.x = nx;
+            } else {
+                s.arx = rules.das_limit;
+            }
+        }
+    }
+    // Rotate.
+    let to = if pressed & A != 0 {
+        ROTATE_A[s.o as usize]
+    } else if pressed & B != 0 {
+        ROTATE_B[s.o as usize]
+    } else {
+        s.o
+    };
+    if to != s.o && board.fits(to, s.x, s.y) {
+        s.o = to;
+    }
+    // Drop.
+    let mut soft = false;
+    if s.ary & 0x80 != 0 {
+        if pressed & D == 0 {
+            s.ary = s.ary.wrapping_add(1);
+            clamp_timer(rules, s);
+            return false;
+        }
+        s.ary = 0;
+    }
+    if s.ary == 0 {
+        if buttons & (L | R) == 0 && pressed & DPAD == D {
+            s.ary = 1;
+        }
+    } else if buttons & DPAD == D {
+        s.ary = s.ary.wrapping_add(1);
+        if s.ary >= 3 {
+            s.ary = 1;
+            soft = true;
+        }
+    } else {
+        s.ary = 0;
+    }
+    if !soft && (s.ft.wrapping_sub(rules.speed) as i8) < 0 {
+        return false;
+    }
+    s.ft = 0;
+    if board.fits(s.o, s.x, s.y.wrapping_add(1)) {
+        s.y += 1;
+        false
+    } else {
+        true
+    }
+}
+
+/// A timer at or past the gravity value drops on the next gravity test whatever its
+/// exact value (the test is `fallTimer - speed >= 0`, signed), so it is kept at the
+/// gravity value; this is what makes the first piece's countdown a finite search.
+#[inline(always)]
+fn clamp_timer(rules: &Rules, s: &mut PieceState) {
+    if (s.ft.wrapping_sub(rules.speed) as i8) >= 0 {
+        s.ft = rules.speed;
+    }
+}
+
+/// Where a piece search starts: the field, the piece and the rules of its fall.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Start {
+    /// The field.
+    pub board: Board,
+    /// The piece now.
+    pub piece: PieceState,
+    /// Gravity and DAS.
+    pub rules: Rules,
+}
+
+impl Start {
+    /// A piece just spawned (x 5, row 0, nothing held) on `board`.
+    pub fn spawn(board: Board, orientation: u8, level: u8, region: Region) -> Start {
+        Start {
+            board,
+            piece: PieceState {
+                x: 5,
+                y: 0,
+                o: orientation,
+                ft: 0,
+                arx: 0,
+                ary: 0,
+                held: 0,
+            },
+            rules: Rules::new(region, level),
+        }
+    }
+
+    /// The state of `game` before its next frame, if that frame is one of piece control
+    /// that the search can model (`playState` 1 in the normal frame, or the game's
+    /// frame 0, and not holding Down+Left+Right, whose next frame skips the piece update).
+    pub fn from_game(game: &Game) -> Option<Start> {
+        let s = game.state();
+        let normal_frame = s.game_mode_state == 2
+            // Frame 0 of an A-type game finishes game init and then runs a normal frame;
+            // a B-type one blanks rows first.
+            || (s.game_mode_state == 1
+                && s.game_type == 0
+                && s.resume == nestris_core::Resume::GameInit { rows_left: 0 });
+        if s.play_state != 1
+            || !matches!(s.game_mode, 4)
+            || s.render_mode != 3
+            || !normal_frame
+            || s.flow.nmi_off_frames != 0
+            || s.piece >= 19
+            || s.held == 7
+        {
+            return None;
+        }
+        let rules = Rules::new(s.region, s.level);
+        let mut piece = PieceState {
+            x: s.x,
+            y: s.y,
+            o: s.piece,
+            ft: s.fall_timer,
+            arx: s.autorepeat_x,
+            ary: s.autorepeat_y,
+            held: s.held,
+        };
+        clamp_timer(&rules, &mut piece);
+        Some(Start {
+            board: Board::from_playfield(&s.playfield),
+            piece,
+            rules,
+        })
+    }
+}
+
+/// What every step of one search shares.
+struct Cx {
+    board: Collision,
+    rules: Rules,
+    ft_states: usize,
+}
+
+/// One macro-move: a first frame, then `n_follow` frames of `follow`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Act {
+    first: u8,
+    follow: u8,
+    n_follow: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    st: PieceState,
+    parent: u32,
+    act: Act,
+    /// Frames from the start of the search to this state.
+    frames: u16,
+    /// Reached from its parent by one frame that pressed and released nothing and did
+    /// not move the piece down. Such a state's plain taps need not be tried: tapping
+    /// one frame earlier, from the parent, and then waiting that frame gives the same
+    /// shift and rotation on the same row and the same drops on the same frames, so it
+    /// reaches the same states and landings (see `expand`).
+    waited: bool,
+    /// Its moves have been tried.
+    expanded: bool,
+}
+
+/// A place where the piece can lock, and how to get the inputs that put it there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placement {
+    /// Orientation id when it locks.
+    pub o: u8,
+    /// Pivot column.
+    pub x: u8,
+    /// Pivot row.
+    pub y: u8,
+    /// Frames from the start to the frame in which it lands (that frame included).
+    pub frames: u16,
+    /// The position overlaps the field: locking there ends the game.
+    pub tops_out: bool,
+    node: u32,
+    act: Act,
+    used: u8,
+}
+
+/// Reusable buffers of the move generator; one per thread.
+#[derive(Clone, Debug, Default)]
+pub struct MoveGen {
+    nodes: Vec<Node>,
+    /// Per state key: the search generation in the high half, the node in the low.
+    stamps: Vec<u64>,
+    hang_stamps: Vec<u64>,
+    placed: Vec<u32>,
+    generation: u32,
+    prefix: Vec<u8>,
+    placements: Vec<Placement>,
+    buckets: Vec<Vec<u32>>,
+    /// States expanded in the last search (for benchmarks).
+    pub expanded: usize,
+    /// Moves simulated in the last search (for benchmarks).
+    pub simulated: usize,
+    /// Expand every state fully, without the waited-state shortcut (a slower reference
+    /// for tests; the placements found are the same).
+    pub exhaustive: bool,
+}
+
+impl MoveGen {
+    /// Empty buffers; they grow on first use and are kept.
+    pub fn new() -> MoveGen {
+        MoveGen::default()
+    }
+
+    /// The placements found by the last [`MoveGen::generate`].
+    pub fn placements(&self) -> &[Placement] {
+        &self.placements
+    }
+
+    fn next_generation(&mut self, states: usize) {
+        if self.stamps.len() < states {
+            self.stamps.resize(states, 0);
+        }
+        if self.hang_stamps.is_empty() {
+            self.hang_stamps.resize(HANG * HANG_CLASSES * 40, 0);
+        }
+        if self.placed.is_empty() {
+            self.placed.resize(19 * 21 * 10, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.hang_stamps.fill(0);
+            self.placed.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Enumerates every placement reachable from `start` under `model`.
+    pub fn generate(&mut self, start: &Start, model: &InputModel) -> &[Placement] {
+        let rules = start.rules;
+        let ft_states = rules.speed as usize + 1;
+        self.next_generation(CLASSES * 4 * 21 * 10 * ft_states);
+        self.nodes.clear();
+        self.placements.clear();
+        self.prefix.clear();
+        self.expanded = 0;
+        self.simulated = 0;
+        let cx = Cx {
+            board: Collision::new(&start.board),
+            rules,
+            ft_states,
+        };
+        let board = &cx.board;
+        let gen = self.generation;
+
+        // Reaction time: frames of nothing, the same for every placement.
+        let mut st = start.piece;
+        for i in 0..model.reaction {
+            self.prefix.push(0);
+            if frame(board, &rules, &mut st, 0) {
+                self.record(st, u32::MAX, Act::default(), 0, i as u16 + 1);
+                self.placements[0].tops_out = !start.board.fits(st.o, st.x, st.y);
+                return &self.placements;
+            }
+        }
+        let prefix_len = self.prefix.len() as u16;
+        self.nodes.push(Node {
+            st,
+            parent: u32::MAX,
+            act: Act::default(),
+            frames: prefix_len,
+            waited: false,
+            expanded: false,
+        });
+        if let Some(k) = key(&st, ft_states) {
+            self.mark(k, gen, 0);
+        }
+
+        let piece_type = ORIENTATION_TYPE[st.o as usize] as usize;
+        let rots: &[u8] = match ORIENT_COUNT[piece_type] {
+            1 => &[0],
+            2 => &[0, A],
+            _ => &[0, A, B],
+        };
+
+        // States in order of time within the piece's fall (countdown, then row and
+        // timer): every move goes forward in it, so when a state is expanded, every
+        // state that can wait into it already has, and its `waited` mark is final.
+        let ticks = HANG + 21 * ft_states;
+        if self.buckets.len() < ticks {
+            self.buckets.resize_with(ticks, Vec::new);
+        }
+        for b in &mut self.buckets[..ticks] {
+            b.clear();
+        }
+        self.buckets[tick(&st, ft_states)].push(0);
+        for t in 0..ticks {
+            let mut j = 0;
+            while j < self.buckets[t].len() {
+                let i = self.buckets[t][j] as usize;
+                j += 1;
+                self.expand(i, &cx, model, rots);
+            }
+        }
+        for p in &mut self.placements {
+            p.tops_out = !cx.board.fits(p.o, p.x, p.y);
+        }
+        &self.placements
+    }
+
+    /// Tries every move of the input model from node `i`.
+    #[inline(always)]
+    fn expand(&mut self, i: usize, cx: &Cx, model: &InputModel, rots: &[u8]) {
+        let interval = model.interval();
+        let holdable = if model.das { D | L | R } else { D };
+        {
+            self.nodes[i].expanded = true;
+            let node = self.nodes[i];
+            self.expanded += 1;
+            let cur = node.st;
+            let hold = cur.held & holdable;
+            let bases: &[u8] = if hold == 0 { &[0] } else { &[hold, 0] };
+            for &base in bases {
+                // One frame of waiting (or of letting a held button go).
+                self.push_act(
+                    cx,
+                    i as u32,
+                    &node,
+                    Act {
+                        first: base,
+                        follow: 0,
+                        n_follow: 0,
+                    },
+                    base == cur.held,
+                );
+                let shifts: &[u8] = if base & (D | L | R) == 0 {
+                    &[0, L, R]
+                } else {
+                    &[0]
+                };
+                for &sh in shifts {
+                    for &rot in rots {
+                        let downs: &[u8] = if model.soft_drop && sh == 0 && base & (D | L | R) == 0
+                        {
+                            &[0, D]
+                        } else {
+                            &[0]
+                        };
+                        for &dn in downs {
+                            let tap = sh | rot | dn;
+                            // A button held last frame cannot go down again now.
+                            if tap == 0 || tap & cur.held != 0 {
+                                continue;
+                            }
+                            let first = base | tap;
+                            let keep = base | dn;
+                            let n_follow = interval - 1;
+                            // Pressing Down starts the soft-drop count on this frame, so
+                            // it is not the same one frame earlier: always tried.
+                            if !node.waited || dn != 0 || self.exhaustive {
+                                self.push_act(
+                                    cx,
+                                    i as u32,
+                                    &node,
+                                    Act {
+                                        first,
+                                        follow: keep,
+                                        n_follow,
+                                    },
+                                    false,
+                                );
+                            }
+                            if model.das && sh != 0 {
+                                self.push_act(
+                                    cx,
+                                    i as u32,
+                                    &node,
+                                    Act {
+                                        first,
+                                        follow: keep | sh,
+                                        n_follow,
+                                    },
+                                    false,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records state `k` as node `idx`; if it was already reached, returns its node.
+    #[inline(always)]
+    fn mark(&mut self, k: Key, gen: u32, idx: u32) -> Option<u32> {
+        let slot = match k {
+            Key::Normal(k) => &mut self.stamps[k],
+            Key::Hang(k) => &mut self.hang_stamps[k],
+        };
+        if (*slot >> 32) as u32 == gen {
+            Some(*slot as u32)
+        } else {
+            *slot = (gen as u64) << 32 | idx as u64;
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn push_act(&mut self, cx: &Cx, parent: u32, node: &Node, act: Act, pure_wait: bool) {
+        let (board, rules, ft_states) = (&cx.board, &cx.rules, cx.ft_states);
+        self.simulated += 1;
+        let mut st = node.st;
+        if frame(board, rules, &mut st, act.first) {
+            self.record(st, parent, act, 1, node.frames + 1);
+            return;
+        }
+        for f in 0..act.n_follow {
+            if frame(board, rules, &mut st, act.follow) {
+                self.record(st, parent, act, f + 2, node.frames + f as u16 + 2);
+                return;
+            }
+        }
+        let gen = self.generation;
+        // A state the tables cannot index (only from unusual starting states) is
+        // searched without deduplication; that stays finite since every frame moves the
+        // piece on towards its lock or counts down the first piece's wait.
+        let waited = pure_wait && st.y == node.st.y;
+        if let Some(k) = key(&st, ft_states) {
+            if let Some(seen) = self.mark(k, gen, self.nodes.len() as u32) {
+                // Reached before by another route but also by waiting from here: its
+                // plain taps are covered by this state's, if it has not been expanded yet.
+                let seen = &mut self.nodes[seen as usize];
+                if waited && !seen.expanded {
+                    seen.waited = true;
+                }
+                return;
+            }
+        }
+        self.buckets[tick(&st, ft_states)].push(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            st,
+            parent,
+            act,
+            frames: node.frames + 1 + act.n_follow as u16,
+            waited,
+            expanded: false,
+        });
+    }
+
+    #[inline(always)]
+    fn record(&mut self, st: PieceState, node: u32, act: Act, used: u8, frames: u16) {
+        let k = st.o as usize * 210 + st.y as usize * 10 + st.x as usize;
+        if self.placed[k] == self.generation {
+            return;
+        }
+        self.placed[k] = self.generation;
+        self.placements.push(Placement {
+            o: st.o,
+            x: st.x,
+            y: st.y,
+            frames,
+            tops_out: false,
+            node,
+            act,
+            used,
+        });
+    }
+
+    /// The per-frame buttons from the start to the landing frame of `p` (a placement
+    /// of the last search).
+    pub fn inputs(&self, p: &Placement) -> Vec<Buttons> {
+        let mut acts = Vec::new();
+        let mut n = p.node;
+        while n != u32::MAX {
+            let node = &self.nodes[n as usize];
+            if node.parent != u32::MAX {
+                acts.push(node.act);
+            }
+            n = node.parent;
+        }
+        let mut out: Vec<Buttons> = self.prefix.iter().map(|&b| Buttons(b)).collect();
+        if p.node == u32::MAX {
+            // Landed during the reaction frames.
+            out.truncate(p.frames as usize);
+            return out;
+        }
+        for a in acts.iter().rev() {
+            out.push(Buttons(a.first));
+            out.extend(std::iter::repeat_n(Buttons(a.follow), a.n_follow as usize));
+        }
+        let a = p.act;
+        for f in 0..p.used {
+            out.push(Buttons(if f == 0 { a.first } else { a.follow }));
+        }
+        out
+    }
+}
+
+/// A state's place in time: countdown frames first, then (row, timer).
+#[inline(always)]
+fn tick(s: &PieceState, ft_states: usize) -> usize {
+    if s.ary & 0x80 != 0 {
+        s.ary as usize - 128
+    } else {
+        HANG + (s.y as usize).min(20) * ft_states + (s.ft as usize).min(ft_states - 1)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Key {
+    Normal(usize),
+    Hang(usize),
+}
+
+/// Everything that decides a state's future, as an index into the visited tables.
+#[inline(always)]
+fn key(s: &PieceState, ft_states: usize) -> Option<Key> {
+    let oi = ORIENT_INDEX[s.o as usize] as usize;
+    let held = s.held & (D | L | R);
+    if s.held & (A | B) != 0 || s.x >= 10 || s.y >= 21 {
+        return None;
+    }
+    if s.ary & 0x80 != 0 {
+        // During the countdown the timer only counts up with it and y cannot change,
+        // so the countdown value stands for both.
+        let cls = match held {
+            0 => 0,
+            L => 1 + s.arx as usize,
+            R => 18 + s.arx as usize,
+            _ => return None,
+        };
+        if s.arx > 16 {
+            return None;
+        }
+        let t = s.ary as usize - 128;
+        return Some(Key::Hang(
+            ((t * HANG_CLASSES + cls) * 4 + oi) * 10 + s.x as usize,
+        ));
+    }
+    let cls = match held {
+        0 => {
+            // autorepeatY is 0 whenever Down is not held (the drop routine clears it).
+            if s.ary != 0 {
+                return None;
+            }
+            0
+        }
+        D => {
+            if s.ary > 2 {
+                return None;
+            }
+            1 + s.ary as usize
+        }
+        L | R if s.arx <= 16 => (if held == L { 4 } else { 21 }) + s.arx as usize,
+        _ => return None,
+    };
+    // autorepeatX only matters while a direction stays held (a new press resets it).
+    let ft = s.ft as usize;
+    if ft >= ft_states {
+        return None;
+    }
+    Some(Key::Normal(
+        // The class is outermost so that the common one (nothing held) stays in a few
+        // kilobytes of the table.
+        (((cls * 4 + oi) * 21 + s.y as usize) * 10 + s.x as usize) * ft_states + ft,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::GameSetup;
+
+    /// `frame` against `Game::step` on one scripted sequence (DAS, rotation, soft drop).
+    #[test]
+    fn frame_follows_the_engine() {
+        let mut game = Game::new(GameSetup {
+            level: 18,
+            ..GameSetup::default()
+        });
+        let start = Start::from_game(&game).unwrap();
+        let coll = Collision::new(&start.board);
+        let mut st = start.piece;
+        let script: Vec<u8> = [R; 20]
+            .into_iter()
+            .chain([0, A, 0, B, A | L, L, L, 0, D, D, D, D, D, D, 0, 0])
+            .chain([0; 100])
+            .collect();
+        for (i, &b) in script.iter().enumerate() {
+            let landed = frame(&coll, &start.rules, &mut st, b);
+            game.step(Buttons(b));
+            let s = game.state();
+            assert_eq!((st.x, st.y, st.o), (s.x, s.y, s.piece), "frame {i}");
+            assert_eq!(
+                (st.arx, st.ary),
+                (s.autorepeat_x, s.autorepeat_y),
+                "frame {i}"
+            );
+            assert_eq!(landed, s.play_state == 2, "frame {i}");
+            if landed {
+                return;
+            }
+        }
+        panic!("never landed");
+    }
+
+    #[test]
+    fn held_left_moves_on_frames_0_16_22_28() {
+        let start = Start::spawn(Board::empty(), 2, 0, Region::Ntsc);
+        let coll = Collision::new(&start.board);
+        let mut st = start.piece;
+        let mut moves = Vec::new();
+        for f in 0..30 {
+            let x = st.x;
+            frame(&coll, &start.rules, &mut st, L);
+            if st.x != x {
+                moves.push(f);
+            }
+        }
+        assert_eq!(moves, [0, 16, 22, 28]);
+    }
+
+    #[test]
+    fn an_empty_field_has_every_drop_spot() {
+        let mut mg = MoveGen::new();
+        for (piece, spots) in [(2u8, 34), (10, 9), (18, 17)] {
+            let start = Start::spawn(Board::empty(), piece, 18, Region::Ntsc);
+            assert_eq!(mg.generate(&start, &InputModel::hz30()).len(), spots);
+        }
+    }
+}
