@@ -1,4 +1,5 @@
-//! Plays in the terminal: `cargo run -p nestris-tui --example tui -- --level 9 --seed 42`.
+//! Plays in the terminal from power-on: `cargo run -p nestris-tui --example tui`
+//! (add `-- --quick 9` to be pressed through the menus to a level-9 game).
 
 fn main() -> anyhow::Result<()> {
     let options =

@@ -16,8 +16,8 @@ pub struct ClearAnimation {
 }
 
 impl ClearAnimation {
-    /// Call after every frame (and after a new game): takes the copy on the first frame of
-    /// the row check, drops it once the animation is over.
+    /// Call after every frame: takes the copy on the first frame of the row check, drops
+    /// it once the animation is over.
     pub fn observe(&mut self, s: &Snapshot) {
         match s.play_state {
             // The frame that locks the piece ends in state 3; no row is removed before the
@@ -60,22 +60,23 @@ impl ClearAnimation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nestris_core::{Buttons, Game, GameSetup};
+    use crate::draw::testing::{edited, play};
+    use nestris_core::{Buttons, Game};
 
-    /// A game whose horizontal I at the spawn point will complete row 19.
+    /// A level-19 game, started from power-on, whose horizontal I at the spawn point
+    /// will complete row 19.
     pub(crate) fn game_about_to_clear() -> Game {
-        let mut s = Game::new(GameSetup {
-            level: 19,
-            ..GameSetup::default()
+        edited(&play(false, 19), |s| {
+            s.playfield.0[..200].fill(TILE_EMPTY);
+            for col in [0, 1, 2, 7, 8, 9] {
+                s.playfield.0[190 + col] = 0x7C;
+            }
+            s.playfield.0[180] = 0x7D; // row 18 must fall into row 19
+            s.piece = 18;
+            s.x = 5;
+            s.y = 0;
+            s.autorepeat_y = 0;
         })
-        .snapshot();
-        for col in [0, 1, 2, 7, 8, 9] {
-            s.playfield.0[190 + col] = 0x7C;
-        }
-        s.playfield.0[180] = 0x7D; // row 18 must fall into row 19
-        s.piece = 18;
-        s.autorepeat_y = 0;
-        Game::from_snapshot(s).unwrap()
     }
 
     #[test]

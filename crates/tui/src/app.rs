@@ -1,13 +1,12 @@
 //! The main loop: wait for the frame's deadline while reading keys, sample the buttons,
-//! step the game once, draw; plus the front end's own flow (quit dialog, game over, new
-//! game), which replaces the cartridge's endings, name entry and menus.
+//! step the game once, draw. The game is the cartridge from power-on (legal screen,
+//! title, menus, play, endings, name entry); the front end adds only the quit question.
 
 use std::io::{stdout, BufWriter, IsTerminal};
 use std::time::Instant;
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use nestris_core::bcd::score_value;
-use nestris_core::{FrameEvents, Game};
+use nestris_core::{Buttons, Game};
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::Terminal;
 
@@ -20,7 +19,7 @@ use crate::term::TerminalGuard;
 /// Frames in a row that may go undrawn while the loop catches up with its schedule.
 const MAX_SKIPPED_DRAWS: u32 = 6;
 
-/// Plays in the terminal until the player quits.
+/// Switches the console on in the terminal and plays until the player quits.
 ///
 /// Takes over the terminal (raw mode, alternate screen, the kitty keyboard protocol where
 /// available) and restores it on return, on error and on panic.
@@ -80,32 +79,36 @@ pub(crate) enum Flow {
     Quit,
 }
 
-/// The game on screen and everything around it, without the terminal.
+/// The console and everything around it, without the terminal.
 #[derive(Debug)]
 pub(crate) struct Session {
-    options: TuiOptions,
-    game_index: u64,
     pub(crate) game: Game,
     pub(crate) view: View,
     keys: KeyState,
+    /// `--quick`: the level the menus are pressed through to, until the game starts.
+    quick: Option<u8>,
 }
 
 impl Session {
     pub(crate) fn new(options: TuiOptions, hold_mode: HoldMode) -> Session {
-        let game = Game::new(options.setup(0));
+        let game = Game::power_on(options.region);
         let mut view = View {
             hold_estimated: hold_mode == HoldMode::Estimated,
-            seed: options.seed,
             ..View::default()
         };
         view.clear.observe(game.state());
         Session {
-            options,
-            game_index: 0,
             game,
             view,
             keys: KeyState::new(hold_mode),
+            quick: options.quick,
         }
+    }
+
+    /// True while a game is under way (play, pause, curtain, ending, name entry): the
+    /// only time quitting asks first, since only then is something lost.
+    fn in_game(&self) -> bool {
+        self.game.state().game_mode == 4
     }
 
     pub(crate) fn on_event(&mut self, ev: Event, now: Instant) -> Flow {
@@ -121,7 +124,7 @@ impl Session {
     }
 
     fn on_key(&mut self, key: KeyEvent, now: Instant) -> Flow {
-        // Dialogs still track game keys, so that releases made meanwhile are not lost.
+        // The dialog still tracks game keys, so that releases made meanwhile are not lost.
         self.keys.on_key(&key, now);
         if key.kind != KeyEventKind::Press {
             return Flow::Continue;
@@ -130,52 +133,39 @@ impl Session {
             return Flow::Quit;
         }
         match (self.view.overlay, key.code) {
-            (Overlay::None, KeyCode::Esc) => self.view.overlay = Overlay::ConfirmQuit,
+            (Overlay::None, KeyCode::Esc | KeyCode::Char('q' | 'Q')) => {
+                if !self.in_game() {
+                    return Flow::Quit;
+                }
+                self.view.overlay = Overlay::ConfirmQuit;
+            }
             (Overlay::ConfirmQuit, KeyCode::Esc | KeyCode::Char('y' | 'Y')) => return Flow::Quit,
             (Overlay::ConfirmQuit, KeyCode::Char('n' | 'N')) => {
                 self.view.overlay = Overlay::None;
+                // Keys held through the dialog must not act as fresh presses afterwards.
                 self.keys.suppress_held(now);
             }
-            (Overlay::GameOver { .. }, KeyCode::Esc | KeyCode::Char('q' | 'Q')) => {
-                return Flow::Quit
-            }
-            (Overlay::GameOver { .. }, KeyCode::Enter) => self.new_game(now),
             _ => {}
         }
         Flow::Continue
     }
 
-    fn new_game(&mut self, now: Instant) {
-        self.game_index += 1;
-        self.game = Game::new(self.options.setup(self.game_index));
-        self.view.seed = self.options.seed.wrapping_add(self.game_index);
-        self.view.overlay = Overlay::None;
-        self.view.clear = Default::default();
-        self.view.clear.observe(self.game.state());
-        // The Enter that started this game must not pause it on its first frame.
-        self.keys.suppress_held(now);
-    }
-
-    /// One frame at `now`: sample the buttons and step, unless a dialog holds the game.
+    /// One frame at `now`: sample the buttons and step, unless the dialog holds the game.
     pub(crate) fn frame(&mut self, now: Instant) {
         if self.view.overlay != Overlay::None {
             return;
         }
-        let buttons = self.keys.sample(now);
-        let events = self.game.step(buttons);
-        let s = self.game.state();
-        self.view.clear.observe(s);
-        // The front end takes over from the cartridge's own flow (endings, name entry,
-        // menus) as soon as the game is decided: the curtain has closed, the B-type goal
-        // was reached, or the engine has left play some other way.
-        let won = events.has(FrameEvents::B_TYPE_WON);
-        let left_play = s.game_mode != 4 || !matches!(s.render_mode, 0 | 3);
-        if won || left_play || s.play_state == 0 || (s.play_state == 10 && s.curtain_row == 20) {
-            self.view.top = self.view.top.max(score_value(s.score));
-            self.view.overlay = Overlay::GameOver {
-                cleared: won || (s.game_type == 1 && s.lines[0] == 0),
-            };
+        let mut buttons = self.keys.sample(now);
+        if let Some(level) = self.quick {
+            if self.in_game() {
+                self.quick = None;
+            } else if buttons == Buttons::NONE {
+                // The player's own keys win, so the menus stay usable meanwhile.
+                buttons = crate::quick::buttons(self.game.state(), level);
+            }
         }
+        self.game.step(buttons);
+        self.view.clear.observe(self.game.state());
     }
 }
 
@@ -183,7 +173,7 @@ impl Session {
 mod tests {
     use super::*;
     use crossterm::event::KeyEventState;
-    use nestris_core::GameType;
+    use nestris_core::Region;
     use std::time::Duration;
 
     fn key(code: KeyCode, kind: KeyEventKind) -> Event {
@@ -206,10 +196,51 @@ mod tests {
         }
     }
 
+    /// A key tapped (pressed and released) before the next frame, then 20 frames.
+    fn tap(s: &mut Session, t: &mut Instant, code: KeyCode) {
+        s.on_event(press(code), *t);
+        s.on_event(key(code, KeyEventKind::Release), *t);
+        frames(s, t, 20);
+    }
+
+    /// Power-on to play through the cartridge's own screens, with Enter as Start.
+    fn to_play(s: &mut Session, t: &mut Instant) {
+        frames(s, t, 270);
+        for _ in 0..4 {
+            tap(s, t, KeyCode::Enter);
+        }
+        assert_eq!(s.game.state().game_mode, 4);
+    }
+
     #[test]
-    fn esc_asks_before_quitting() {
+    fn starts_at_power_on_and_runs_the_cartridge_flow() {
         let mut t = Instant::now();
         let mut s = Session::new(TuiOptions::default(), HoldMode::Reported);
+        assert_eq!(s.game, Game::power_on(Region::Ntsc));
+        to_play(&mut s, &mut t);
+        // The same presses on the same frames deal the same game as the bare engine.
+        let mut g = Game::power_on(Region::Ntsc);
+        for _ in 0..270 {
+            g.step(Buttons::NONE);
+        }
+        for _ in 0..4 {
+            g.step(Buttons::START);
+            for _ in 0..19 {
+                g.step(Buttons::NONE);
+            }
+        }
+        assert_eq!(s.game, g);
+    }
+
+    #[test]
+    fn esc_quits_at_once_outside_a_game_and_asks_during_one() {
+        let mut t = Instant::now();
+        let mut s = Session::new(TuiOptions::default(), HoldMode::Reported);
+        frames(&mut s, &mut t, 30);
+        assert_eq!(s.on_event(press(KeyCode::Esc), t), Flow::Quit);
+        assert_eq!(s.on_event(press(KeyCode::Char('q')), t), Flow::Quit);
+
+        to_play(&mut s, &mut t);
         assert_eq!(s.on_event(press(KeyCode::Esc), t), Flow::Continue);
         assert_eq!(s.view.overlay, Overlay::ConfirmQuit);
         // The game stands still behind the dialog.
@@ -220,7 +251,8 @@ mod tests {
         assert_eq!(s.view.overlay, Overlay::None);
         frames(&mut s, &mut t, 1);
         assert_ne!(s.game, before);
-        s.on_event(press(KeyCode::Esc), t);
+        s.on_event(press(KeyCode::Char('q')), t);
+        assert_eq!(s.view.overlay, Overlay::ConfirmQuit);
         assert_eq!(s.on_event(press(KeyCode::Char('y')), t), Flow::Quit);
     }
 
@@ -228,6 +260,7 @@ mod tests {
     fn held_keys_drive_the_game() {
         let mut t = Instant::now();
         let mut s = Session::new(TuiOptions::default(), HoldMode::Reported);
+        to_play(&mut s, &mut t);
         let x0 = s.game.state().x;
         s.on_event(press(KeyCode::Right), t);
         frames(&mut s, &mut t, 1);
@@ -237,75 +270,28 @@ mod tests {
     }
 
     #[test]
-    fn game_over_offers_a_new_game_or_quit() {
+    fn quick_presses_through_the_menus() {
         let mut t = Instant::now();
         let options = TuiOptions {
-            level: 19,
-            seed: 40,
+            quick: Some(12),
             ..TuiOptions::default()
         };
-        let mut s = Session::new(options, HoldMode::Reported);
-        // A stack up to row 2 with a hole in every row: the game tops out soon.
-        let mut snap = s.game.snapshot();
-        for row in 2..20 {
-            snap.playfield.0[row * 10..row * 10 + 9].fill(0x7B);
-        }
-        snap.score = [0x00, 0x50, 0x02];
-        s.game = Game::from_snapshot(snap).unwrap();
-        for _ in 0..2000 {
-            frames(&mut s, &mut t, 1);
-            if s.view.overlay != Overlay::None {
-                break;
-            }
-        }
-        assert_eq!(s.view.overlay, Overlay::GameOver { cleared: false });
-        assert_eq!(s.view.top, 25_000);
-        // Enter starts the next seed's game; the held Enter is not its first Start.
-        s.on_event(press(KeyCode::Enter), t);
-        assert_eq!(s.view.overlay, Overlay::None);
-        assert_eq!(s.view.seed, 41);
-        assert_eq!(s.game.state().rng, Game::new(options.setup(1)).state().rng);
-        frames(&mut s, &mut t, 5);
-        assert_eq!(s.game.state().render_mode, 3, "not paused");
-        // Game over again, then Q quits.
-        s.view.overlay = Overlay::GameOver { cleared: false };
-        assert_eq!(s.on_event(press(KeyCode::Char('q')), t), Flow::Quit);
-    }
-
-    #[test]
-    fn reaching_the_b_type_goal_ends_the_game_as_cleared() {
-        let mut t = Instant::now();
-        let options = TuiOptions {
-            level: 19,
-            game_type: GameType::B,
-            ..TuiOptions::default()
-        };
-        let mut s = Session::new(options, HoldMode::Reported);
-        // One line to go, and the spawned I will complete row 19 (after the first frame,
-        // which still blanks the B-type field to its height).
-        s.game.step(nestris_core::Buttons::NONE);
-        let mut snap = s.game.snapshot();
-        for col in [0, 1, 2, 7, 8, 9] {
-            snap.playfield.0[190 + col] = 0x7C;
-        }
-        snap.lines = [0x01, 0];
-        snap.piece = 18;
-        snap.autorepeat_y = 0;
-        s.game = Game::from_snapshot(snap).unwrap();
-        for _ in 0..600 {
-            frames(&mut s, &mut t, 1);
-            if s.view.overlay != Overlay::None {
-                break;
-            }
-        }
-        assert_eq!(s.view.overlay, Overlay::GameOver { cleared: true });
+        let mut s = Session::new(options, HoldMode::Estimated);
+        frames(&mut s, &mut t, 400);
+        assert_eq!((s.game.state().game_mode, s.game.state().level), (4, 12));
+        assert_eq!(s.quick, None);
+        // Nothing more is pressed for the player: the game is not paused.
+        frames(&mut s, &mut t, 30);
+        assert_eq!(s.game.state().render_mode, 3);
     }
 
     #[test]
     fn ctrl_c_always_quits() {
+        let mut t = Instant::now();
         let mut s = Session::new(TuiOptions::default(), HoldMode::Estimated);
+        to_play(&mut s, &mut t);
         let ev = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        assert_eq!(s.on_event(ev, Instant::now()), Flow::Quit);
+        assert_eq!(s.on_event(ev, t), Flow::Quit);
         assert!(s.view.hold_estimated);
     }
 }

@@ -87,7 +87,7 @@ struct Slot {
     last_event: Option<Instant>,
     /// Pressed since the last sample.
     latched: bool,
-    /// Held across a new game or a dialog: ignored until released.
+    /// Held across the quit dialog: ignored until released.
     suppressed: bool,
 }
 
@@ -154,8 +154,8 @@ impl KeyState {
         self.slots = [Slot::default(); KEYS.len()];
     }
 
-    /// Ignores the keys held at `now` until they are released, so that the Enter that
-    /// started a new game is not also the new game's first Start press.
+    /// Ignores the keys held at `now` until they are released, so that keys held while
+    /// the quit dialog was up do not reach the game as fresh presses when it goes on.
     pub fn suppress_held(&mut self, now: Instant) {
         for slot in &mut self.slots {
             slot.latched = false;

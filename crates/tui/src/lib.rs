@@ -1,13 +1,16 @@
-//! Terminal front end for nestris: the NES play screen drawn in text cells.
+//! Terminal front end for nestris: the NES in text cells, from power-on.
 //!
-//! [`run`] takes over the terminal, plays one game after another at the console's frame
-//! rate (one [`nestris_core::Game::step`] per frame, buttons sampled once per frame) and
-//! restores the terminal when it returns or panics. Drawing is a pure function of the game
-//! and a little front-end state ([`draw::render`]), so it is tested without a terminal.
+//! [`run`] takes over the terminal, switches the console on ([`nestris_core::Game::power_on`])
+//! and runs the cartridge's whole flow at the console's frame rate — legal screen, title,
+//! demo, game-type and level menus, play, curtain, endings, high-score name entry, and
+//! back to the level menu — with one [`nestris_core::Game::step`] per frame and the
+//! buttons sampled once per frame, so frame counts and pieces are the cartridge's. It
+//! restores the terminal when it returns or panics. Drawing is a pure function of the
+//! game and a little front-end state ([`draw::render`]), so it is tested without a
+//! terminal.
 //!
-//! Keys: arrows = D-pad, X = A (rotate clockwise), Z = B, Enter = Start (pause),
-//! Tab or Right Shift = Select (preview on/off), Esc = quit (asks during a game),
-//! Q = quit from the game-over screen, Ctrl-C = quit at once.
+//! Keys: arrows = D-pad, X = A, Z = B, Enter = Start, Tab or Right Shift = Select,
+//! Esc or Q = quit (asks while a game is under way), Ctrl-C = quit at once.
 //!
 //! DAS and soft drop need to know how long a key is held. Where the terminal speaks the
 //! kitty keyboard protocol it reports releases; elsewhere holding is estimated from the
@@ -19,8 +22,9 @@ pub mod draw;
 mod input;
 mod options;
 mod pacing;
+mod quick;
 mod term;
 
 pub use anim::ClearAnimation;
 pub use app::run;
-pub use options::TuiOptions;
+pub use options::{TuiOptions, USAGE};

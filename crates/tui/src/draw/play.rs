@@ -1,0 +1,405 @@
+//! The play screen (also the demo, the pause and the curtain): the NES screen's boxes
+//! laid out in text cells.
+//!
+//! ```text
+//!  type box            LINES-000            TOP / SCORE
+//!  STATISTICS          playfield 10 x 20    NEXT
+//!   one row per piece  (2 characters/cell)  LEVEL
+//!                                           keys (or DEMO)
+//! ```
+
+use nestris_core::tables::{
+    level_display_bcd, HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_CURTAIN,
+    TILE_EMPTY,
+};
+use nestris_core::Snapshot;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::{bcd_digits, boxed, centred, table_base, tile_cell, DIM, HOT, PALETTES, TEXT, WHITE};
+use crate::anim::ClearAnimation;
+
+/// The foreground colour of a piece tile in the statistics icons.
+fn tile_colour(tile: u8, level: u8) -> Color {
+    let (c1, c2) = PALETTES[level as usize % 10];
+    match tile {
+        0x7C => Color::Indexed(c2),
+        0x7D => Color::Indexed(c1),
+        _ => WHITE,
+    }
+}
+
+/// A piece's two rows in half-block characters, one character per cell.
+fn piece_icon(orientation: u8) -> String {
+    let cells = &ORIENTATION_CELLS[orientation as usize % 20];
+    let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let (lo, hi) = (
+        cells.iter().map(|c| c.1).min().unwrap_or(0),
+        cells.iter().map(|c| c.1).max().unwrap_or(0),
+    );
+    (lo..=hi)
+        .map(|col| {
+            let up = cells.contains(&(top, col));
+            let down = cells.contains(&(top + 1, col));
+            match (up, down) {
+                (true, true) => '█',
+                (true, false) => '▀',
+                (false, true) => '▄',
+                (false, false) => ' ',
+            }
+        })
+        .collect()
+}
+
+/// Draws the play screen; `paused` hides the field and the preview behind PAUSE.
+pub(super) fn draw(buf: &mut Buffer, s: &Snapshot, clear: &ClearAnimation, at: Rect, paused: bool) {
+    draw_left(buf, s, at.x, at.y);
+    draw_middle(buf, s, clear, at.x + 21, at.y, paused);
+    draw_right(buf, s, at.x + 44, at.y, paused);
+}
+
+/// The game-type box and STATISTICS.
+fn draw_left(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
+    let inner = boxed(buf, Rect::new(x, y, 20, 3));
+    let kind = if s.game_type == 1 {
+        format!("B-TYPE  HEIGHT {}", s.start_height)
+    } else {
+        "A-TYPE".to_string()
+    };
+    Paragraph::new(kind)
+        .style(TEXT)
+        .alignment(Alignment::Center)
+        .render(inner, buf);
+
+    let inner = boxed(buf, Rect::new(x, y + 4, 20, 20));
+    buf.set_string(inner.x + 4, inner.y, "STATISTICS", TEXT);
+    for t in 0..7u8 {
+        let row = inner.y + 2 + 2 * t as u16;
+        let orientation = SPAWN_TABLE[t as usize];
+        let colour = tile_colour(ORIENTATION_TILE[orientation as usize], s.level);
+        buf.set_string(
+            inner.x + 3,
+            row,
+            piece_icon(orientation),
+            Style::new().fg(colour),
+        );
+        let [lo, hi] = s.stats[t as usize];
+        // Three digits as the cartridge prints them: the hundreds nibble, then the byte.
+        let count = format!("{:X}{lo:02X}", hi & 0x0F);
+        buf.set_string(
+            inner.x + 11,
+            row,
+            count,
+            Style::new().fg(Color::Indexed(203)),
+        );
+    }
+}
+
+/// True if a playfield byte is none of the tiles play writes: the B-type win's banner.
+fn is_banner(tile: u8) -> bool {
+    !matches!(tile, TILE_EMPTY | TILE_CURTAIN | 0x7B..=0x7D)
+}
+
+/// LINES and the playfield with the piece, the animation, the curtain, the B-type
+/// banner and PAUSE.
+fn draw_middle(
+    buf: &mut Buffer,
+    s: &Snapshot,
+    clear: &ClearAnimation,
+    x: u16,
+    y: u16,
+    paused: bool,
+) {
+    let inner = boxed(buf, Rect::new(x, y, 22, 3));
+    let lines = format!("LINES-{:X}{:02X}", s.lines[1] & 0x0F, s.lines[0]);
+    Paragraph::new(lines)
+        .style(TEXT)
+        .alignment(Alignment::Center)
+        .render(inner, buf);
+    let field = boxed(buf, Rect::new(x, y + 2, 22, 22));
+    // The LINES box and the playfield share a border line.
+    if let Some(c) = buf.cell_mut((x, y + 2)) {
+        c.set_symbol("├");
+    }
+    if let Some(c) = buf.cell_mut((x + 21, y + 2)) {
+        c.set_symbol("┤");
+    }
+    buf.set_style(field, Style::new().bg(Color::Black));
+    if paused {
+        buf.set_string(field.x + 7, field.y + 9, "PAUSE", TEXT);
+        return;
+    }
+    let board = clear.board(s);
+    for row in 0..20u16 {
+        for col in 0..10u16 {
+            let (text, style) = tile_cell(board[(row * 10 + col) as usize], s.level);
+            buf.set_string(field.x + col * 2, field.y + row, text, style);
+        }
+    }
+    // The cartridge writes its SUCCESS plate into rows 7-9 of the playfield as text tiles.
+    if board[70..100].iter().any(|&t| is_banner(t)) {
+        let plate = Style::new().fg(Color::Black).bg(Color::Indexed(214));
+        let rows = [
+            "╔══════════════════╗",
+            "║     SUCCESS!     ║",
+            "╚══════════════════╝",
+        ];
+        for (i, text) in rows.iter().enumerate() {
+            buf.set_string(field.x, field.y + 7 + i as u16, *text, plate);
+        }
+    }
+    // The piece's sprite stays up after every player update until it is hidden or the
+    // game has ended.
+    if s.piece != HIDDEN && s.piece < 20 && s.play_state != 0 {
+        let (text, style) = tile_cell(ORIENTATION_TILE[s.piece as usize], s.level);
+        for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize] {
+            let (r, c) = (s.y as i16 + dr as i16, s.x as i16 + dc as i16);
+            // Rows -1 and -2 show over the border and LINES, as the sprite does on the NES.
+            if (0..10).contains(&c) && (-2..20).contains(&r) {
+                let sy = (field.y as i16 + r) as u16;
+                buf.set_string(field.x + c as u16 * 2, sy, text, style);
+            }
+        }
+    }
+}
+
+/// TOP and SCORE, NEXT, LEVEL, and the key help or the DEMO label.
+fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
+    let inner = boxed(buf, Rect::new(x, y, 20, 7));
+    // TOP is the best of the high-score table for this game type, as on the cartridge.
+    let top = bcd_digits(&s.flow.high_scores.scores[table_base(s.game_type)]);
+    let score = bcd_digits(&[s.score[2], s.score[1], s.score[0]]);
+    Paragraph::new(vec![
+        Line::from("TOP"),
+        Line::from(top),
+        Line::from(""),
+        Line::from("SCORE"),
+        Line::from(score),
+    ])
+    .style(TEXT)
+    .render(
+        Rect::new(inner.x + 1, inner.y, inner.width - 1, inner.height),
+        buf,
+    );
+
+    let inner = boxed(buf, Rect::new(x, y + 7, 20, 6));
+    buf.set_string(inner.x + 1, inner.y, "NEXT", TEXT);
+    if s.display_next_piece == 0 && !paused && s.next_piece < 19 {
+        let cells = &ORIENTATION_CELLS[s.next_piece as usize];
+        let lo = cells.iter().map(|c| c.1).min().unwrap_or(0);
+        let hi = cells.iter().map(|c| c.1).max().unwrap_or(0);
+        let width = (hi - lo + 1) as u16 * 2;
+        let left = inner.x + (inner.width - width) / 2;
+        let (text, style) = tile_cell(ORIENTATION_TILE[s.next_piece as usize], s.level);
+        for &(dr, dc) in cells {
+            let row = inner.y + 2 + (dr.clamp(0, 1)) as u16;
+            buf.set_string(left + (dc - lo) as u16 * 2, row, text, style);
+        }
+    }
+
+    let inner = boxed(buf, Rect::new(x, y + 13, 20, 4));
+    let level = if s.level < 30 {
+        format!("{:02X}", level_display_bcd(s.level))
+    } else {
+        format!("{:02}", s.level)
+    };
+    Paragraph::new(vec![Line::from("LEVEL"), Line::from(level)])
+        .style(TEXT)
+        .render(
+            Rect::new(inner.x + 1, inner.y, inner.width - 1, inner.height),
+            buf,
+        );
+
+    // Below 30,000 points the closed curtain waits for Start with nothing on screen to
+    // say so; the console's players knew, a terminal's may not.
+    let curtain_closed = s.play_state == 10
+        && s.curtain_row == 20
+        && !matches!(s.resume, nestris_core::Resume::Ending(_));
+    let help: &[&str] = if s.game_mode == 5 {
+        let inner = boxed(buf, Rect::new(x, y + 17, 20, 3));
+        centred(buf, inner, inner.y, "DEMO", HOT);
+        &["", "", "", "Enter  title", "Esc quit"]
+    } else if curtain_closed {
+        buf.set_string(x + 1, y + 17, "GAME OVER", HOT);
+        buf.set_string(x + 1, y + 18, "Enter continue", HOT);
+        &["", "", "", "", "Esc quit"]
+    } else {
+        &[
+            "←→ move  ↓ drop",
+            "X Z rotate",
+            "Enter pause",
+            "Tab preview",
+            "Esc quit",
+        ]
+    };
+    for (i, line) in help.iter().enumerate() {
+        buf.set_string(x + 1, y + 17 + i as u16, *line, DIM);
+    }
+    buf.set_string(x + 1, y + 23, s.region.name().to_uppercase(), DIM);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::{View, HEIGHT, WIDTH};
+    use super::*;
+    use nestris_core::{Buttons, Game, Region, Resume};
+
+    #[test]
+    fn shows_every_box_and_the_numbers() {
+        let g = edited(&play(false, 0), |s| {
+            s.score = [0x56, 0x34, 0x12];
+            s.lines = [0x42, 0x01];
+            s.level = 17;
+            s.stats[3] = [0x07, 0x01];
+        });
+        let all = screen(&g, &View::default(), 80, 24).join("\n");
+        assert_shows(
+            &all,
+            &[
+                "LINES-142",
+                "TOP",
+                "010000",
+                "SCORE",
+                "123456",
+                "LEVEL",
+                "17",
+                "NEXT",
+                "STATISTICS",
+                "A-TYPE",
+                "107",
+                "NTSC",
+                "Esc quit",
+            ],
+        );
+        assert!(!all.contains("DEMO"));
+    }
+
+    /// (row, column) of every piece cell drawn in the playfield, from the screen text.
+    fn field_cells(lines: &[String], w: u16) -> Vec<(usize, usize)> {
+        let ox = ((w - WIDTH) / 2) as usize;
+        let mut cells = Vec::new();
+        for row in 0..20 {
+            let chars: Vec<char> = lines[3 + row].chars().collect();
+            for col in 0..10 {
+                let at = ox + 22 + col * 2;
+                if chars[at] == '[' && chars[at + 1] == ']' {
+                    cells.push((row, col));
+                }
+            }
+        }
+        cells
+    }
+
+    fn lines(g: &Game) -> Vec<String> {
+        screen(g, &View::default(), WIDTH, HEIGHT)
+    }
+
+    #[test]
+    fn draws_the_piece_and_the_stack_where_they_are() {
+        let g = edited(&play(false, 0), |s| {
+            s.piece = 2; // T pointing down
+            s.x = 5;
+            s.y = 3;
+            s.playfield.0[19 * 10] = 0x7C;
+        });
+        let cells = field_cells(&lines(&g), 64);
+        assert_eq!(cells, vec![(3, 4), (3, 5), (3, 6), (4, 5), (19, 0)]);
+    }
+
+    #[test]
+    fn the_piece_moves_on_screen_when_the_game_moves_it() {
+        let mut g = play(false, 18);
+        let before = field_cells(&lines(&g), 64);
+        assert_eq!(before.len(), 4);
+        for _ in 0..3 {
+            g.step(Buttons::LEFT);
+            g.step(Buttons::NONE);
+        }
+        let after = field_cells(&lines(&g), 64);
+        let shifted: Vec<_> = before.iter().map(|&(r, c)| (r, c - 3)).collect();
+        assert_eq!(after, shifted);
+    }
+
+    #[test]
+    fn pause_hides_the_playfield_and_the_preview() {
+        let mut g = play(false, 0);
+        assert!(shown(&g).contains("[]"));
+        g.step(Buttons::START);
+        assert_eq!(g.state().resume, Resume::Paused);
+        let all = shown(&g);
+        assert!(all.contains("PAUSE"));
+        assert!(!all.contains("[]"), "{all}");
+    }
+
+    #[test]
+    fn select_hides_the_preview() {
+        let mut g = play(false, 0);
+        let next_rows = |g: &Game| {
+            lines(g)[9..=11]
+                .iter()
+                .filter(|l| l[44..].contains("[]"))
+                .count()
+        };
+        assert!(next_rows(&g) > 0);
+        g.step(Buttons::SELECT);
+        assert_eq!(g.state().display_next_piece, 1);
+        assert_eq!(next_rows(&g), 0);
+    }
+
+    #[test]
+    fn b_type_shows_its_height_and_lines_to_go() {
+        let mut g = level_menu(true);
+        for b in [Buttons::A, Buttons::RIGHT, Buttons::RIGHT] {
+            press(&mut g, b);
+        }
+        g.step(Buttons::START);
+        for _ in 0..40 {
+            g.step(Buttons::NONE);
+        }
+        let all = shown(&g);
+        assert_shows(&all, &["B-TYPE  HEIGHT 2", "LINES-025", "TOP", "002000"]);
+    }
+
+    #[test]
+    fn the_curtain_shows() {
+        let g = edited(&play(false, 0), |s| {
+            s.play_state = 10;
+            s.piece = HIDDEN;
+            s.playfield.0[..30].fill(TILE_CURTAIN);
+        });
+        let lines = lines(&g);
+        assert!(lines[3].contains("▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓"));
+        assert!(lines[5].contains("▓▓▓▓"));
+        assert!(!lines.join("\n").contains("GAME OVER"));
+        // Closed: the cartridge waits for Start.
+        let g = edited(&g, |s| {
+            s.curtain_row = 20;
+            s.playfield.0[..200].fill(TILE_CURTAIN);
+        });
+        assert_shows(&shown(&g), &["GAME OVER", "Enter continue"]);
+    }
+
+    #[test]
+    fn the_demo_is_labelled() {
+        let mut g = Game::power_on(Region::Ntsc);
+        let mut frames = 0;
+        while g.state().game_mode != 5 || g.state().game_mode_state != 2 {
+            g.step(Buttons::NONE);
+            frames += 1;
+            assert!(frames < 2000, "no demo");
+        }
+        run(&mut g, 60, Buttons::NONE);
+        let all = shown(&g);
+        assert_shows(&all, &["DEMO", "STATISTICS", "LINES-", "NEXT"]);
+    }
+
+    #[test]
+    fn statistics_icons_follow_the_piece_shapes() {
+        let icons: Vec<String> = SPAWN_TABLE[..7].iter().map(|&o| piece_icon(o)).collect();
+        assert_eq!(icons, ["▀█▀", "▀▀█", "▀█▄", "██", "▄█▀", "█▀▀", "▀▀▀▀"]);
+    }
+}

@@ -1,0 +1,72 @@
+//! `--quick LEVEL`: the presses a player would make from power-on to an A-type game at
+//! LEVEL, decided frame by frame from the game's state.
+//!
+//! Decisions come from the state rather than from a timetable, so presses that land in
+//! frames where the cartridge is not listening (screen uploads, the legal screen's wait)
+//! are simply made again. Every press is released for a frame first, because the
+//! cartridge acts on newly pressed buttons only.
+
+use nestris_core::{Buttons, Snapshot};
+
+/// The buttons to hold this frame on the way to a game at `level` (0..=19).
+pub(crate) fn buttons(s: &Snapshot, level: u8) -> Buttons {
+    let held = Buttons(s.held);
+    let target = level % 10;
+    let on_target = s.game_mode == 3 && s.start_level == target;
+    if on_target && level >= 10 && held == Buttons::A {
+        // Start with A already held adds ten to the level.
+        return Buttons::A | Buttons::START;
+    }
+    if !held.is_empty() {
+        return Buttons::NONE;
+    }
+    match s.game_mode {
+        // The legal screen, the title and the demo all take Start.
+        0 | 1 | 5 | 6 => Buttons::START,
+        2 if s.game_type != 0 => Buttons::LEFT,
+        2 => Buttons::START,
+        3 if s.game_type != 0 => Buttons::B,
+        3 => match s.start_level {
+            l if l + 5 <= target => Buttons::DOWN,
+            l if l < target => Buttons::RIGHT,
+            l if l >= target + 5 => Buttons::UP,
+            l if l > target => Buttons::LEFT,
+            _ if level >= 10 => Buttons::A,
+            _ => Buttons::START,
+        },
+        _ => Buttons::NONE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::{Game, Region};
+
+    fn drive(level: u8, region: Region) -> (Game, usize) {
+        let mut g = Game::power_on(region);
+        for frame in 0..2000 {
+            if g.state().game_mode == 4 {
+                return (g, frame);
+            }
+            let b = buttons(g.state(), level);
+            g.step(b);
+        }
+        panic!("no game after 2000 frames");
+    }
+
+    #[test]
+    fn reaches_every_level_soon_after_the_legal_screen() {
+        for level in [0, 4, 5, 9, 10, 18, 19] {
+            let (mut g, frames) = drive(level, Region::Ntsc);
+            assert!(frames < 400, "level {level} after {frames} frames");
+            for _ in 0..30 {
+                g.step(Buttons::NONE);
+            }
+            let s = g.state();
+            assert_eq!((s.game_type, s.level, s.game_mode_state), (0, level, 2));
+        }
+        let (g, _) = drive(7, Region::Pal);
+        assert_eq!(g.state().start_level, 7);
+    }
+}

@@ -1,0 +1,387 @@
+//! The window: winit's event loop drives the frame scheduler, the keyboard and gamepads
+//! are sampled once per frame, the session steps, and the picture is scaled into a
+//! softbuffer surface.
+//!
+//! Frames run in `about_to_wait`, after the events that arrived before the frame's
+//! deadline, so a key pressed just before a frame counts in it; the loop then sleeps
+//! until the next deadline (`ControlFlow::WaitUntil`).
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Instant, SystemTime};
+
+use anyhow::{anyhow, Context as _};
+use nestris_core::Buttons;
+use softbuffer::{Context, Surface};
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{ElementState, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Fullscreen, Window, WindowId};
+
+use crate::audio::Audio;
+use crate::canvas::Canvas;
+use crate::config::Config;
+use crate::gamepad::Gamepads;
+use crate::input::{Command, KeyMap, Keyboard};
+use crate::options::{Autopilot, WindowOptions};
+use crate::pacing::{FramePacer, PacingLog};
+use crate::recording::{session_path, Recording};
+use crate::session::{QuitAnswer, Session};
+use crate::status::StatusFile;
+use crate::storage::{self, Settings};
+
+/// Frames run back to back at most when the loop is behind, before drawing.
+const MAX_CATCH_UP: u32 = 4;
+
+/// Plays the game in a window until the player quits.
+///
+/// Errors (each one line): a config file that cannot be used (its line named), no
+/// display ("no display available: ..."), a window that cannot be drawn to. Missing
+/// sound or gamepads are not errors. Must be called on the main thread.
+pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
+    let config = Config::load_or_create(&options.config_path)?;
+    let (scores_path, settings_path) = storage::paths(&options.data_dir);
+    let high_scores =
+        storage::load_high_scores(&scores_path).or_warn("the high-score table", &scores_path);
+    let settings = storage::load_settings(&settings_path).or_warn("the settings", &settings_path);
+
+    let event_loop = EventLoop::new()
+        .map_err(|e| anyhow!("no display available: {}", without_source_location(&e)))?;
+
+    let recording = match std::fs::create_dir_all(&options.replay_dir) {
+        Ok(()) => Some(Recording::new(
+            session_path(&options.replay_dir, SystemTime::now()),
+            options.region,
+            options.rom_demo.clone(),
+        )),
+        Err(e) => {
+            eprintln!(
+                "nestris: warning: cannot create the replay folder {}: {e}; not recording",
+                options.replay_dir.display()
+            );
+            None
+        }
+    };
+    let session = Session::new(
+        options.region,
+        options.rom_demo.take(),
+        options.hud,
+        scores_path,
+        high_scores,
+        recording,
+        StatusFile::from_env(),
+    );
+    let pacing_log = PacingLog::from_env().context("cannot create the pacing log")?;
+    let (w, h) = session.canvas_size();
+    let mut app = App {
+        canvas: Canvas::new(w, h),
+        session,
+        keyboard: Keyboard::new(KeyMap::new(&config.keys)),
+        pads: Gamepads::new(&config.gamepad),
+        audio: Audio::start(config.volume, options.mute || settings.muted),
+        ai: options.ai.take(),
+        rate: options.frame_rate(),
+        pacer: None,
+        pacing_log,
+        window: None,
+        surface: None,
+        surface_size: (0, 0),
+        settings,
+        settings_path,
+        scale: options.scale.clamp(1, 8),
+        title: match options.region {
+            nestris_core::Region::Ntsc => "nestris",
+            nestris_core::Region::Pal => "nestris (PAL)",
+        },
+        error: None,
+        done: false,
+    };
+    let result = event_loop.run_app(&mut app);
+    app.finish();
+    if let Some(e) = app.error {
+        return Err(e);
+    }
+    result.map_err(|e| anyhow!("the window's event loop failed: {e}"))
+}
+
+/// winit's OS errors read "os error at FILE:LINE: what"; the player needs only "what".
+fn without_source_location(e: &dyn std::fmt::Display) -> String {
+    let s = e.to_string();
+    match s
+        .strip_prefix("os error at ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        Some((_, what)) => what.to_string(),
+        None => s,
+    }
+}
+
+/// The window and everything it drives.
+struct App {
+    session: Session,
+    canvas: Canvas,
+    keyboard: Keyboard,
+    pads: Gamepads,
+    audio: Audio,
+    ai: Option<Autopilot>,
+    rate: f64,
+    pacer: Option<FramePacer>,
+    pacing_log: Option<PacingLog>,
+    window: Option<Rc<Window>>,
+    surface: Option<Surface<Rc<Window>, Rc<Window>>>,
+    surface_size: (u32, u32),
+    settings: Settings,
+    settings_path: PathBuf,
+    scale: u32,
+    title: &'static str,
+    error: Option<anyhow::Error>,
+    done: bool,
+}
+
+impl App {
+    /// Stops the loop with an error to report.
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        self.quit(event_loop);
+    }
+
+    fn quit(&mut self, event_loop: &ActiveEventLoop) {
+        self.finish();
+        event_loop.exit();
+    }
+
+    /// Saves what is kept; safe to call more than once.
+    fn finish(&mut self) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        self.session.finish();
+        if let Some(log) = &mut self.pacing_log {
+            if let Err(e) = log.flush() {
+                eprintln!("nestris: warning: could not write the pacing log: {e}");
+            }
+        }
+    }
+
+    fn open_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        let (w, h) = self.session.canvas_size();
+        let (w, h) = (w as u32, h as u32);
+        let mut attrs = Window::default_attributes()
+            .with_title(self.title)
+            .with_inner_size(PhysicalSize::new(w * self.scale, h * self.scale))
+            .with_min_inner_size(PhysicalSize::new(w / 2, h / 2))
+            .with_resizable(true);
+        if self.settings.fullscreen {
+            attrs = attrs.with_fullscreen(Some(Fullscreen::Borderless(None)));
+        }
+        let window = Rc::new(event_loop.create_window(attrs).map_err(|e| {
+            anyhow!(
+                "no display available: cannot open a window: {}",
+                without_source_location(&e)
+            )
+        })?);
+        let context = Context::new(Rc::clone(&window))
+            .map_err(|e| anyhow!("no display available: cannot draw to the display: {e}"))?;
+        let surface = Surface::new(&context, Rc::clone(&window))
+            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
+        self.window = Some(window);
+        self.surface = Some(surface);
+        Ok(())
+    }
+
+    /// Runs the frames that are due; true if any ran. The schedule starts with the
+    /// first frame, once the window is open.
+    fn run_due_frames(&mut self) -> bool {
+        if self.window.is_none() {
+            return false;
+        }
+        let rate = self.rate;
+        let pacer = self
+            .pacer
+            .get_or_insert_with(|| FramePacer::new(Instant::now(), rate));
+        let mut ran = 0;
+        while ran < MAX_CATCH_UP && pacer.is_due(Instant::now()) {
+            let now = Instant::now();
+            if let Some(log) = &mut self.pacing_log {
+                if let Err(e) = log.frame(now) {
+                    eprintln!("nestris: warning: pacing log stopped: {e}");
+                    self.pacing_log = None;
+                }
+            }
+            let keys = self.keyboard.sample();
+            let pads = self.pads.sample();
+            let buttons = match &mut self.ai {
+                // The autopilot is asked only for frames that run.
+                Some(ai) if !self.session.asking_quit() => ai(self.session.game()),
+                Some(_) => Buttons::NONE,
+                None => keys | pads,
+            };
+            for sfx in self.session.frame(buttons, now) {
+                self.audio.play(sfx);
+            }
+            pacer.advance(Instant::now());
+            ran += 1;
+        }
+        ran > 0
+    }
+
+    /// Draws the picture, scaled to the window, and shows it.
+    fn present(&mut self) -> anyhow::Result<()> {
+        let (Some(window), Some(surface)) = (&self.window, &mut self.surface) else {
+            return Ok(());
+        };
+        let size = window.inner_size();
+        let (Some(w), Some(h)) = (NonZeroU32::new(size.width), NonZeroU32::new(size.height)) else {
+            return Ok(()); // Minimised.
+        };
+        if self.surface_size != (size.width, size.height) {
+            surface
+                .resize(w, h)
+                .map_err(|e| anyhow!("cannot resize the picture: {e}"))?;
+            self.surface_size = (size.width, size.height);
+        }
+        self.session.draw(&mut self.canvas);
+        let mut buffer = surface
+            .buffer_mut()
+            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
+        self.canvas
+            .scale_into(&mut buffer, size.width as usize, size.height as usize);
+        window.pre_present_notify();
+        buffer
+            .present()
+            .map_err(|e| anyhow!("cannot show the picture: {e}"))
+    }
+
+    fn command(&mut self, event_loop: &ActiveEventLoop, c: Command) {
+        match c {
+            Command::Quit => {
+                if self.session.request_quit() == QuitAnswer::Quit {
+                    self.quit(event_loop);
+                }
+            }
+            Command::Mute => {
+                let muted = !self.audio.is_muted();
+                self.audio.set_muted(muted);
+                self.session
+                    .toast(if muted { "SOUND OFF" } else { "SOUND ON" });
+                self.settings.muted = muted;
+                self.save_settings();
+            }
+            Command::Fullscreen => {
+                if let Some(window) = &self.window {
+                    let full = window.fullscreen().is_none();
+                    window.set_fullscreen(full.then_some(Fullscreen::Borderless(None)));
+                    self.settings.fullscreen = full;
+                    self.save_settings();
+                }
+            }
+        }
+    }
+
+    fn save_settings(&self) {
+        if let Err(e) = storage::save_settings(&self.settings_path, &self.settings) {
+            eprintln!(
+                "nestris: warning: could not save the settings to {}: {e}",
+                self.settings_path.display()
+            );
+        }
+    }
+
+    fn key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool, repeat: bool) {
+        if self.session.asking_quit() {
+            // Game keys are still tracked, so that releases are not lost meanwhile.
+            let command = self.keyboard.on_key(code, pressed, repeat);
+            if !pressed || repeat {
+                return;
+            }
+            match code {
+                KeyCode::KeyY => self.quit(event_loop),
+                KeyCode::KeyN => self.session.cancel_quit(),
+                _ if command == Some(Command::Quit) => self.command(event_loop, Command::Quit),
+                _ => {}
+            }
+            return;
+        }
+        if let Some(c) = self.keyboard.on_key(code, pressed, repeat) {
+            self.command(event_loop, c);
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        if let Err(e) = self.open_window(event_loop) {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => self.quit(event_loop),
+            WindowEvent::Resized(_) | WindowEvent::RedrawRequested => {
+                if let Err(e) = self.present() {
+                    self.fail(event_loop, e);
+                }
+            }
+            WindowEvent::Focused(false) => self.keyboard.release_all(),
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
+                let pressed = event.state == ElementState::Pressed;
+                // On focus, the system reports keys already down: not a fresh press.
+                if is_synthetic && pressed {
+                    return;
+                }
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    self.key(event_loop, code, pressed, event.repeat);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.done {
+            return;
+        }
+        if self.run_due_frames() {
+            if let Err(e) = self.present() {
+                self.fail(event_loop, e);
+                return;
+            }
+        }
+        if let Some(p) = &self.pacer {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(p.deadline()));
+        }
+    }
+
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_errors_lose_their_source_location() {
+        let e = "os error at /src/linux/mod.rs:765: neither DISPLAY nor WAYLAND_DISPLAY is set.";
+        assert_eq!(
+            without_source_location(&e),
+            "neither DISPLAY nor WAYLAND_DISPLAY is set."
+        );
+        assert_eq!(without_source_location(&"plain"), "plain");
+    }
+}

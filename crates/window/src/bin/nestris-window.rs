@@ -1,0 +1,24 @@
+//! `nestris-window`: the desktop game. Flags: `--pal`, `--hud`, `--scale N`, `--mute`,
+//! `--rom FILE`, `--config FILE`, `--data-dir DIR`, `--replay-dir DIR`.
+//!
+//! Any error (a bad config file, no display) is printed as one line and the program
+//! exits with status 1; a usage error exits with status 2.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let options = match nestris_window::WindowOptions::from_args(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return ExitCode::from(2);
+        }
+    };
+    match nestris_window::run(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nestris-window: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,565 @@
+//! The config file: key bindings, gamepad buttons and volume, in TOML.
+//!
+//! The file lives in the user's config folder (`config.toml`). On first run it is
+//! written with the defaults and comments ([`DEFAULT_TOML`]). A file that does not
+//! parse, names an unknown key or has a misspelt field is refused with one line that
+//! names the file and the line ([`ConfigError`]), and the game does not start.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+use winit::keyboard::KeyCode;
+
+/// The config file as written on first run.
+pub const DEFAULT_TOML: &str = r#"# nestris desktop game: settings.
+# Each action takes a list of keys. Key names: A-Z, 0-9, F1-F12, Up, Down, Left, Right,
+# Enter, Space, Tab, Escape, Backspace, LeftShift, RightShift, LeftCtrl, RightCtrl,
+# LeftAlt, RightAlt, Numpad0-Numpad9, NumpadEnter, Comma, Period, Slash, Semicolon,
+# Quote, Minus, Equal, Insert, Delete, Home, End, PageUp, PageDown.
+[keys]
+up = ["Up"]
+down = ["Down"]
+left = ["Left"]
+right = ["Right"]
+a = ["X"]
+b = ["Z"]
+start = ["Enter"]
+select = ["RightShift", "Tab"]
+quit = ["Escape"]
+mute = ["M"]
+fullscreen = ["F11"]
+
+# Gamepad face and menu buttons (the D-pad and the left stick always steer).
+# Names: South, East, North, West, Select, Start, Mode, LeftTrigger, RightTrigger,
+# LeftTrigger2, RightTrigger2, LeftThumb, RightThumb.
+[gamepad]
+a = ["East"]
+b = ["South"]
+start = ["Start"]
+select = ["Select"]
+# How far the left stick must be pushed to count as a D-pad press (0.1 to 0.9).
+deadzone = 0.5
+
+[sound]
+# 0.0 (silent) to 1.0.
+volume = 0.6
+"#;
+
+/// Everything the config file chooses.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Config {
+    /// Keyboard bindings.
+    pub keys: KeyBindings,
+    /// Gamepad bindings.
+    pub gamepad: PadBindings,
+    /// Master volume 0.0..=1.0.
+    pub volume: f32,
+}
+
+/// Keys for each NES button and each front-end action.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct KeyBindings {
+    /// D-pad up.
+    pub up: Vec<KeyCode>,
+    /// D-pad down.
+    pub down: Vec<KeyCode>,
+    /// D-pad left.
+    pub left: Vec<KeyCode>,
+    /// D-pad right.
+    pub right: Vec<KeyCode>,
+    /// A (rotate clockwise).
+    pub a: Vec<KeyCode>,
+    /// B (rotate counter-clockwise).
+    pub b: Vec<KeyCode>,
+    /// Start.
+    pub start: Vec<KeyCode>,
+    /// Select.
+    pub select: Vec<KeyCode>,
+    /// Quit (asks first while a game is in play).
+    pub quit: Vec<KeyCode>,
+    /// Sound on/off.
+    pub mute: Vec<KeyCode>,
+    /// Borderless fullscreen on/off.
+    pub fullscreen: Vec<KeyCode>,
+}
+
+/// A gamepad button that can be bound (gilrs' names).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PadButton {
+    /// The bottom face button (Xbox A, PlayStation cross).
+    South,
+    /// The right face button (Xbox B, PlayStation circle).
+    East,
+    /// The top face button.
+    North,
+    /// The left face button.
+    West,
+    /// Select / Back / Share.
+    Select,
+    /// Start / Menu / Options.
+    Start,
+    /// The logo button.
+    Mode,
+    /// Left shoulder.
+    LeftTrigger,
+    /// Right shoulder.
+    RightTrigger,
+    /// Left trigger.
+    LeftTrigger2,
+    /// Right trigger.
+    RightTrigger2,
+    /// Left stick click.
+    LeftThumb,
+    /// Right stick click.
+    RightThumb,
+}
+
+const PAD_NAMES: [(&str, PadButton); 13] = [
+    ("South", PadButton::South),
+    ("East", PadButton::East),
+    ("North", PadButton::North),
+    ("West", PadButton::West),
+    ("Select", PadButton::Select),
+    ("Start", PadButton::Start),
+    ("Mode", PadButton::Mode),
+    ("LeftTrigger", PadButton::LeftTrigger),
+    ("RightTrigger", PadButton::RightTrigger),
+    ("LeftTrigger2", PadButton::LeftTrigger2),
+    ("RightTrigger2", PadButton::RightTrigger2),
+    ("LeftThumb", PadButton::LeftThumb),
+    ("RightThumb", PadButton::RightThumb),
+];
+
+/// Gamepad buttons for the NES face and menu buttons, and the stick's deadzone.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PadBindings {
+    /// A.
+    pub a: Vec<PadButton>,
+    /// B.
+    pub b: Vec<PadButton>,
+    /// Start.
+    pub start: Vec<PadButton>,
+    /// Select.
+    pub select: Vec<PadButton>,
+    /// Stick deflection (0..1) that counts as a direction.
+    pub deadzone: f32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        use KeyCode::*;
+        Config {
+            keys: KeyBindings {
+                up: vec![ArrowUp],
+                down: vec![ArrowDown],
+                left: vec![ArrowLeft],
+                right: vec![ArrowRight],
+                a: vec![KeyX],
+                b: vec![KeyZ],
+                start: vec![Enter],
+                select: vec![ShiftRight, Tab],
+                quit: vec![Escape],
+                mute: vec![KeyM],
+                fullscreen: vec![F11],
+            },
+            gamepad: PadBindings {
+                a: vec![PadButton::East],
+                b: vec![PadButton::South],
+                start: vec![PadButton::Start],
+                select: vec![PadButton::Select],
+                deadzone: 0.5,
+            },
+            volume: 0.6,
+        }
+    }
+}
+
+/// Why the config file could not be used: one line, naming the file and the line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// The 1-based line of the problem, when known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "config file {}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, " line {line}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The 1-based line of byte `offset` in `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// One line of text: newlines and runs of spaces in toml's messages folded.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Config {
+    /// Parses a config file's text (`path` only names it in errors). Missing sections
+    /// and fields keep their defaults.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let err = |span: Option<Range<usize>>, message: String| ConfigError {
+            path: path.to_path_buf(),
+            line: span.map(|s| line_of(text, s.start)),
+            message: one_line(&message),
+        };
+        let file: FileConfig =
+            toml::from_str(text).map_err(|e| err(e.span(), e.message().to_string()))?;
+        if let Some(v) = &file.gamepad.deadzone {
+            if !(0.1..=0.9).contains(v.get_ref()) {
+                return Err(err(
+                    Some(v.span()),
+                    "gamepad deadzone must be 0.1 to 0.9".into(),
+                ));
+            }
+        }
+        if let Some(v) = &file.sound.volume {
+            if !(0.0..=1.0).contains(v.get_ref()) {
+                return Err(err(
+                    Some(v.span()),
+                    "sound volume must be 0.0 to 1.0".into(),
+                ));
+            }
+        }
+        let d = Config::default();
+        let keys = file.keys;
+        let pad = file.gamepad;
+        let take = |v: Option<Vec<KeyName>>, def: &Vec<KeyCode>| {
+            v.map_or_else(|| def.clone(), |v| v.into_iter().map(|k| k.0).collect())
+        };
+        let take_pad = |v: Option<Vec<PadName>>, def: &Vec<PadButton>| {
+            v.map_or_else(|| def.clone(), |v| v.into_iter().map(|k| k.0).collect())
+        };
+        let config = Config {
+            keys: KeyBindings {
+                up: take(keys.up, &d.keys.up),
+                down: take(keys.down, &d.keys.down),
+                left: take(keys.left, &d.keys.left),
+                right: take(keys.right, &d.keys.right),
+                a: take(keys.a, &d.keys.a),
+                b: take(keys.b, &d.keys.b),
+                start: take(keys.start, &d.keys.start),
+                select: take(keys.select, &d.keys.select),
+                quit: take(keys.quit, &d.keys.quit),
+                mute: take(keys.mute, &d.keys.mute),
+                fullscreen: take(keys.fullscreen, &d.keys.fullscreen),
+            },
+            gamepad: PadBindings {
+                a: take_pad(pad.a, &d.gamepad.a),
+                b: take_pad(pad.b, &d.gamepad.b),
+                start: take_pad(pad.start, &d.gamepad.start),
+                select: take_pad(pad.select, &d.gamepad.select),
+                deadzone: pad.deadzone.map_or(d.gamepad.deadzone, |v| v.into_inner()),
+            },
+            volume: file.sound.volume.map_or(d.volume, |v| v.into_inner()),
+        };
+        if config.keys.quit.is_empty() {
+            return Err(err(None, "keys.quit needs at least one key".into()));
+        }
+        Ok(config)
+    }
+
+    /// Reads the config file, writing the defaults there first if it does not exist.
+    /// A default file that cannot be written is only a warning (the defaults apply).
+    pub fn load_or_create(path: &Path) -> Result<Config, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Err(e) = nestris_replay::write_atomically(path, DEFAULT_TOML.as_bytes()) {
+                    eprintln!(
+                        "nestris: could not write the default config file {}: {e}",
+                        path.display()
+                    );
+                }
+                Ok(Config::default())
+            }
+            Err(e) => Err(ConfigError {
+                path: path.to_path_buf(),
+                line: None,
+                message: format!("cannot read it: {e}"),
+            }),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The file's shape for serde: every field optional, unknown fields refused.
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FileConfig {
+    keys: FileKeys,
+    gamepad: FilePad,
+    sound: FileSound,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FileKeys {
+    up: Option<Vec<KeyName>>,
+    down: Option<Vec<KeyName>>,
+    left: Option<Vec<KeyName>>,
+    right: Option<Vec<KeyName>>,
+    a: Option<Vec<KeyName>>,
+    b: Option<Vec<KeyName>>,
+    start: Option<Vec<KeyName>>,
+    select: Option<Vec<KeyName>>,
+    quit: Option<Vec<KeyName>>,
+    mute: Option<Vec<KeyName>>,
+    fullscreen: Option<Vec<KeyName>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FilePad {
+    a: Option<Vec<PadName>>,
+    b: Option<Vec<PadName>>,
+    start: Option<Vec<PadName>>,
+    select: Option<Vec<PadName>>,
+    deadzone: Option<toml::Spanned<f32>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FileSound {
+    volume: Option<toml::Spanned<f32>>,
+}
+
+/// A key name in the file.
+struct KeyName(KeyCode);
+
+impl<'de> Deserialize<'de> for KeyName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_key(&s).map(KeyName).ok_or_else(|| {
+            de::Error::custom(format!(
+                "unknown key name {s:?} (use names like X, Enter, Up, RightShift, F11)"
+            ))
+        })
+    }
+}
+
+/// A gamepad button name in the file.
+struct PadName(PadButton);
+
+impl<'de> Deserialize<'de> for PadName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        PAD_NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&s))
+            .map(|&(_, b)| PadName(b))
+            .ok_or_else(|| {
+                de::Error::custom(format!(
+                    "unknown gamepad button {s:?} (use South, East, North, West, Start, Select, ...)"
+                ))
+            })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Key names.
+
+/// Named keys other than letters, digits, F-keys and the numpad digits.
+const NAMED_KEYS: [(&str, KeyCode); 37] = [
+    ("Up", KeyCode::ArrowUp),
+    ("Down", KeyCode::ArrowDown),
+    ("Left", KeyCode::ArrowLeft),
+    ("Right", KeyCode::ArrowRight),
+    ("ArrowUp", KeyCode::ArrowUp),
+    ("ArrowDown", KeyCode::ArrowDown),
+    ("ArrowLeft", KeyCode::ArrowLeft),
+    ("ArrowRight", KeyCode::ArrowRight),
+    ("Enter", KeyCode::Enter),
+    ("Return", KeyCode::Enter),
+    ("Space", KeyCode::Space),
+    ("Tab", KeyCode::Tab),
+    ("Escape", KeyCode::Escape),
+    ("Esc", KeyCode::Escape),
+    ("Backspace", KeyCode::Backspace),
+    ("LeftShift", KeyCode::ShiftLeft),
+    ("RightShift", KeyCode::ShiftRight),
+    ("LeftCtrl", KeyCode::ControlLeft),
+    ("RightCtrl", KeyCode::ControlRight),
+    ("LeftAlt", KeyCode::AltLeft),
+    ("RightAlt", KeyCode::AltRight),
+    ("NumpadEnter", KeyCode::NumpadEnter),
+    ("Comma", KeyCode::Comma),
+    ("Period", KeyCode::Period),
+    ("Slash", KeyCode::Slash),
+    ("Semicolon", KeyCode::Semicolon),
+    ("Quote", KeyCode::Quote),
+    ("Minus", KeyCode::Minus),
+    ("Equal", KeyCode::Equal),
+    ("BracketLeft", KeyCode::BracketLeft),
+    ("BracketRight", KeyCode::BracketRight),
+    ("Insert", KeyCode::Insert),
+    ("Delete", KeyCode::Delete),
+    ("Home", KeyCode::Home),
+    ("End", KeyCode::End),
+    ("PageUp", KeyCode::PageUp),
+    ("PageDown", KeyCode::PageDown),
+];
+
+const LETTERS: [KeyCode; 26] = {
+    use KeyCode::*;
+    [
+        KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO,
+        KeyP, KeyQ, KeyR, KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ,
+    ]
+};
+
+const DIGITS: [KeyCode; 10] = {
+    use KeyCode::*;
+    [
+        Digit0, Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
+    ]
+};
+
+const NUMPAD: [KeyCode; 10] = {
+    use KeyCode::*;
+    [
+        Numpad0, Numpad1, Numpad2, Numpad3, Numpad4, Numpad5, Numpad6, Numpad7, Numpad8, Numpad9,
+    ]
+};
+
+const FKEYS: [KeyCode; 12] = {
+    use KeyCode::*;
+    [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12]
+};
+
+/// The key a config name stands for (case-insensitive), if any.
+pub fn parse_key(name: &str) -> Option<KeyCode> {
+    let n = name.trim();
+    if let Some(&(_, k)) = NAMED_KEYS.iter().find(|(s, _)| s.eq_ignore_ascii_case(n)) {
+        return Some(k);
+    }
+    let upper = n.to_ascii_uppercase();
+    let bytes = upper.as_bytes();
+    if bytes.len() == 1 {
+        return match bytes[0] {
+            c @ b'A'..=b'Z' => Some(LETTERS[(c - b'A') as usize]),
+            c @ b'0'..=b'9' => Some(DIGITS[(c - b'0') as usize]),
+            _ => None,
+        };
+    }
+    if let Some(rest) = upper.strip_prefix("NUMPAD") {
+        let d: usize = rest.parse().ok()?;
+        return NUMPAD.get(d).copied().filter(|_| rest.len() == 1);
+    }
+    if let Some(rest) = upper.strip_prefix('F') {
+        let d: usize = rest.parse().ok()?;
+        return (1..=12).contains(&d).then(|| FKEYS[d - 1]);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p() -> &'static Path {
+        Path::new("config.toml")
+    }
+
+    #[test]
+    fn the_default_file_is_the_default_config() {
+        assert_eq!(Config::parse(DEFAULT_TOML, p()).unwrap(), Config::default());
+        // An empty file keeps every default too.
+        assert_eq!(Config::parse("", p()).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn a_good_file_remaps_keys() {
+        let text = "[keys]\nleft = [\"A\", \"left\"]\nright = [\"d\"]\na = [\"Space\", \"numpad5\"]\n\n[sound]\nvolume = 0.25\n[gamepad]\na = [\"south\"]\n";
+        let c = Config::parse(text, p()).unwrap();
+        assert_eq!(c.keys.left, vec![KeyCode::KeyA, KeyCode::ArrowLeft]);
+        assert_eq!(c.keys.right, vec![KeyCode::KeyD]);
+        assert_eq!(c.keys.a, vec![KeyCode::Space, KeyCode::Numpad5]);
+        assert_eq!(
+            c.keys.b,
+            vec![KeyCode::KeyZ],
+            "unlisted keys keep their defaults"
+        );
+        assert_eq!(c.volume, 0.25);
+        assert_eq!(c.gamepad.a, vec![PadButton::South]);
+    }
+
+    #[test]
+    fn an_unknown_key_name_is_refused_with_its_line() {
+        let text = "[keys]\nup = [\"Up\"]\n\ndown = [\"Dwn\"]\n";
+        let e = Config::parse(text, p()).unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains("line 4") && msg.contains("Dwn"), "{msg}");
+        assert!(!msg.contains('\n'), "one line: {msg}");
+    }
+
+    #[test]
+    fn syntax_errors_and_misspelt_fields_name_the_line() {
+        let e = Config::parse("[keys]\nup = [\"Up\"\n", p()).unwrap_err();
+        assert!(e.line.is_some(), "{e}");
+        let e = Config::parse("[keys]\nup = [\"Up\"]\nrotate = [\"X\"]\n", p()).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().contains("rotate"), "{e}");
+        let e = Config::parse("[sound]\n\nvolume = 3.0\n", p()).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        let e = Config::parse("[keys]\nquit = []\n", p()).unwrap_err();
+        assert!(e.to_string().contains("quit"), "{e}");
+        let e = Config::parse("[gamepad]\na = [\"Triangle\"]\n", p()).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
+    fn key_names() {
+        assert_eq!(parse_key("x"), Some(KeyCode::KeyX));
+        assert_eq!(parse_key("7"), Some(KeyCode::Digit7));
+        assert_eq!(parse_key("f11"), Some(KeyCode::F11));
+        assert_eq!(parse_key("F13"), None);
+        assert_eq!(parse_key("Numpad0"), Some(KeyCode::Numpad0));
+        assert_eq!(parse_key("Numpad10"), None);
+        assert_eq!(parse_key("rightshift"), Some(KeyCode::ShiftRight));
+        assert_eq!(parse_key("Esc"), Some(KeyCode::Escape));
+        assert_eq!(parse_key("Hyper"), None);
+        assert_eq!(parse_key(""), None);
+    }
+
+    #[test]
+    fn first_run_writes_the_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("config.toml");
+        assert_eq!(Config::load_or_create(&path).unwrap(), Config::default());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), DEFAULT_TOML);
+        std::fs::write(&path, "[keys]\nup = 5\n").unwrap();
+        let e = Config::load_or_create(&path).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
+    fn lines_from_offsets() {
+        assert_eq!(line_of("a\nb\nc", 0), 1);
+        assert_eq!(line_of("a\nb\nc", 2), 2);
+        assert_eq!(line_of("a\nb\nc", 99), 3);
+    }
+}

@@ -1,0 +1,169 @@
+//! [`WindowOptions`]: what the desktop game starts with, their defaults (the user's
+//! config and data folders) and the flags of the `nestris-window` binary.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use directories::ProjectDirs;
+use nestris_core::{Buttons, DemoData, Game, Region};
+
+/// A player other than the keyboard: called once per frame with the game as it stands,
+/// it returns the buttons for the next frame. When set it replaces the keyboard and the
+/// gamepads as controller 1 (Esc, M and F11 still work).
+pub type Autopilot = Box<dyn FnMut(&Game) -> Buttons>;
+
+/// How the desktop game runs.
+pub struct WindowOptions {
+    /// NTSC (60.0988 Hz) or PAL (50.007 Hz).
+    pub region: Region,
+    /// Show the HUD beside the NES picture (tetris rate, drought, DAS, input display).
+    pub hud: bool,
+    /// Controller 1 played by a program instead of the keyboard.
+    pub ai: Option<Autopilot>,
+    /// The cartridge's own demo tables (read from the user's ROM image) for the title
+    /// screen's demo; `None` plays the project's built-in demo.
+    pub rom_demo: Option<DemoData>,
+    /// Where each session's replay is written.
+    pub replay_dir: PathBuf,
+    /// The TOML config file (key bindings, gamepad, volume); written with defaults if missing.
+    pub config_path: PathBuf,
+    /// Where high scores and settings are kept.
+    pub data_dir: PathBuf,
+    /// The window's starting size as a multiple of the NES picture (1..=8).
+    pub scale: u32,
+    /// Start with the sound off (M still toggles it).
+    pub mute: bool,
+}
+
+impl fmt::Debug for WindowOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WindowOptions")
+            .field("region", &self.region)
+            .field("hud", &self.hud)
+            .field("ai", &self.ai.as_ref().map(|_| "<autopilot>"))
+            .field("rom_demo", &self.rom_demo.is_some())
+            .field("replay_dir", &self.replay_dir)
+            .field("config_path", &self.config_path)
+            .field("data_dir", &self.data_dir)
+            .field("scale", &self.scale)
+            .field("mute", &self.mute)
+            .finish()
+    }
+}
+
+impl Default for WindowOptions {
+    /// NTSC, no HUD, 3x, sound on, the user's own folders (`ProjectDirs` for "nestris";
+    /// the current folder if the system names none).
+    fn default() -> Self {
+        let (config_dir, data_dir) = match ProjectDirs::from("", "", "nestris") {
+            Some(dirs) => (
+                dirs.config_dir().to_path_buf(),
+                dirs.data_dir().to_path_buf(),
+            ),
+            None => (PathBuf::from("."), PathBuf::from(".")),
+        };
+        WindowOptions {
+            region: Region::Ntsc,
+            hud: false,
+            ai: None,
+            rom_demo: None,
+            replay_dir: data_dir.join("replays"),
+            config_path: config_dir.join("config.toml"),
+            data_dir,
+            scale: 3,
+            mute: false,
+        }
+    }
+}
+
+/// The usage text of [`WindowOptions::from_args`].
+pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
+[--rom tetris.nes] [--config FILE] [--data-dir DIR] [--replay-dir DIR]";
+
+impl WindowOptions {
+    /// Parses the binary's flags (the arguments after the program name) over the defaults.
+    pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<WindowOptions, String> {
+        let mut o = WindowOptions::default();
+        let mut replay_dir_given = false;
+        let mut args = args.into_iter();
+        while let Some(flag) = args.next() {
+            let mut value = |name: &str| {
+                args.next()
+                    .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
+            };
+            match flag.as_str() {
+                "--pal" => o.region = Region::Pal,
+                "--ntsc" => o.region = Region::Ntsc,
+                "--hud" => o.hud = true,
+                "--mute" => o.mute = true,
+                "--scale" => {
+                    let v = value("--scale")?;
+                    o.scale = match v.parse() {
+                        Ok(n @ 1..=8) => n,
+                        _ => return Err(format!("--scale {v:?} is not 1-8\n{USAGE}")),
+                    };
+                }
+                "--config" => o.config_path = value("--config")?.into(),
+                "--data-dir" => o.data_dir = value("--data-dir")?.into(),
+                "--replay-dir" => {
+                    o.replay_dir = value("--replay-dir")?.into();
+                    replay_dir_given = true;
+                }
+                "--rom" => {
+                    let path = value("--rom")?;
+                    let image =
+                        std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                    let demo = nestris_replay::rom::demo_tables(&image)
+                        .map_err(|e| format!("{path}: {e}"))?;
+                    o.rom_demo = Some(demo);
+                }
+                "-h" | "--help" => return Err(USAGE.to_string()),
+                other => return Err(format!("unknown argument {other}\n{USAGE}")),
+            }
+        }
+        if !replay_dir_given {
+            // Replays follow the data folder unless placed elsewhere.
+            o.replay_dir = o.data_dir.join("replays");
+        }
+        Ok(o)
+    }
+
+    /// Frames per second of the chosen console.
+    pub fn frame_rate(&self) -> f64 {
+        self.region.frame_rate()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_flags() {
+        let o = WindowOptions::from_args(args(
+            "--pal --hud --mute --scale 2 --config c.toml --data-dir d --replay-dir r",
+        ))
+        .unwrap();
+        assert_eq!(o.region, Region::Pal);
+        assert!(o.hud && o.mute);
+        assert_eq!(o.scale, 2);
+        assert_eq!(o.config_path, PathBuf::from("c.toml"));
+        assert_eq!(o.data_dir, PathBuf::from("d"));
+        assert_eq!(o.replay_dir, PathBuf::from("r"));
+        let o = WindowOptions::from_args(args("--data-dir d")).unwrap();
+        assert_eq!(o.replay_dir, PathBuf::from("d").join("replays"));
+        assert!(format!("{o:?}").contains("scale: 3"));
+    }
+
+    #[test]
+    fn rejects_bad_flags() {
+        assert!(WindowOptions::from_args(args("--scale 0")).is_err());
+        assert!(WindowOptions::from_args(args("--scale")).is_err());
+        assert!(WindowOptions::from_args(args("--what")).is_err());
+        assert!(WindowOptions::from_args(args("--rom /nonexistent/x.nes")).is_err());
+    }
+}

@@ -1,0 +1,248 @@
+//! The session's replay: every frame's buttons from power-on, saved as one
+//! `nestris-YYYYMMDD-HHMMSS.nestris` file (UTC) in the replay folder, every few seconds
+//! in the background and once more on exit, so a crash keeps what was played.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use nestris_core::{Buttons, DemoData, Region};
+use nestris_replay::{DemoSource, Recorder, Replay, Start};
+
+/// How often the replay is saved while playing.
+pub const SAVE_EVERY: Duration = Duration::from_secs(5);
+
+/// The session's inputs and where they go.
+#[derive(Debug)]
+pub struct Recording {
+    path: PathBuf,
+    region: Region,
+    demo: Option<DemoData>,
+    inputs: Vec<Buttons>,
+    saved_frames: usize,
+    last_save: Instant,
+    worker: Option<JoinHandle<io::Result<()>>>,
+}
+
+/// `nestris-YYYYMMDD-HHMMSS.nestris` for a moment (UTC).
+pub fn file_name(at: SystemTime) -> String {
+    let secs = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "nestris-{y:04}{m:02}{d:02}-{:02}{:02}{:02}.nestris",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A free path in `dir` for a session started at `at` (a suffix if two share a second).
+pub fn session_path(dir: &Path, at: SystemTime) -> PathBuf {
+    let name = file_name(at);
+    let first = dir.join(&name);
+    if !first.exists() {
+        return first;
+    }
+    let stem = name.trim_end_matches(".nestris");
+    (2..)
+        .map(|i| dir.join(format!("{stem}-{i}.nestris")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
+}
+
+/// The replay file's bytes for these inputs.
+fn replay_bytes(region: Region, demo: Option<&DemoData>, inputs: Vec<Buttons>) -> Vec<u8> {
+    match demo {
+        None => {
+            let mut r = Recorder::new(Start::PowerOn(region));
+            for b in inputs {
+                r.push(b);
+            }
+            r.replay().to_bytes()
+        }
+        Some(demo) => {
+            // The recorder seals with the built-in demo; a cartridge demo needs its own.
+            let mut r = Replay::new(Start::PowerOn(region));
+            r.demo = DemoSource::Cartridge;
+            r.inputs = inputs;
+            r.seal_with_demo(demo);
+            r.to_bytes()
+        }
+    }
+}
+
+impl Recording {
+    /// A recording of a session from power-on, to be saved at `path`.
+    pub fn new(path: PathBuf, region: Region, demo: Option<DemoData>) -> Recording {
+        Recording {
+            path,
+            region,
+            demo,
+            inputs: Vec::new(),
+            saved_frames: 0,
+            last_save: Instant::now(),
+            worker: None,
+        }
+    }
+
+    /// Where the replay goes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Frames recorded.
+    #[cfg(test)]
+    pub fn frames(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Adds one stepped frame's buttons.
+    pub fn push(&mut self, b: Buttons) {
+        self.inputs.push(b);
+    }
+
+    /// Saves in the background if [`SAVE_EVERY`] has passed and there is something new.
+    pub fn tick(&mut self, now: Instant) {
+        if now.duration_since(self.last_save) < SAVE_EVERY {
+            return;
+        }
+        if self.worker.as_ref().is_some_and(|w| !w.is_finished()) {
+            return;
+        }
+        self.reap();
+        self.last_save = now;
+        if self.inputs.len() == self.saved_frames {
+            return;
+        }
+        self.saved_frames = self.inputs.len();
+        let (path, region, demo) = (self.path.clone(), self.region, self.demo.clone());
+        let inputs = self.inputs.clone();
+        self.worker = Some(std::thread::spawn(move || {
+            nestris_replay::write_atomically(&path, &replay_bytes(region, demo.as_ref(), inputs))
+        }));
+    }
+
+    /// Waits for a background save and reports its failure.
+    fn reap(&mut self) {
+        if let Some(w) = self.worker.take() {
+            match w.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => eprintln!(
+                    "nestris: warning: could not save the replay {}: {e}",
+                    self.path.display()
+                ),
+                Err(_) => eprintln!("nestris: warning: the replay saver failed"),
+            }
+        }
+    }
+
+    /// Saves now, in this thread, after any background save (on exit).
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.reap();
+        if self.inputs.is_empty() || self.inputs.len() == self.saved_frames {
+            return Ok(());
+        }
+        self.saved_frames = self.inputs.len();
+        let bytes = replay_bytes(self.region, self.demo.as_ref(), self.inputs.clone());
+        nestris_replay::write_atomically(&self.path, &bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::Game;
+
+    #[test]
+    fn names_follow_the_utc_clock() {
+        assert_eq!(file_name(UNIX_EPOCH), "nestris-19700101-000000.nestris");
+        // 2024-02-29 13:45:07 UTC.
+        let t = UNIX_EPOCH + Duration::from_secs(1_709_214_307);
+        assert_eq!(file_name(t), "nestris-20240229-134507.nestris");
+        let t = UNIX_EPOCH + Duration::from_secs(4_102_444_799);
+        assert_eq!(file_name(t), "nestris-20991231-235959.nestris");
+    }
+
+    #[test]
+    fn a_second_session_in_the_same_second_gets_a_suffix() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = session_path(dir.path(), UNIX_EPOCH);
+        std::fs::write(&first, b"x").unwrap();
+        let second = session_path(dir.path(), UNIX_EPOCH);
+        assert_eq!(
+            second.file_name().unwrap(),
+            "nestris-19700101-000000-2.nestris"
+        );
+    }
+
+    #[test]
+    fn saves_replay_the_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("replays").join("s.nestris");
+        let mut rec = Recording::new(path.clone(), Region::Ntsc, None);
+        let mut game = Game::power_on(Region::Ntsc);
+        for i in 0..600u32 {
+            let b = if i % 50 == 0 {
+                Buttons::START
+            } else {
+                Buttons::NONE
+            };
+            game.step(b);
+            rec.push(b);
+        }
+        // Not yet due.
+        rec.tick(Instant::now());
+        assert!(!path.exists());
+        rec.tick(Instant::now() + SAVE_EVERY);
+        rec.reap();
+        let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(r.inputs.len(), 600);
+        assert_eq!(r.start, Start::PowerOn(Region::Ntsc));
+        let summary = r.verify().unwrap();
+        assert_eq!(summary.final_hash, game.state().state_hash());
+        // More frames, then exit: the file holds them all.
+        for _ in 0..10 {
+            rec.push(Buttons::LEFT);
+        }
+        rec.finish().unwrap();
+        let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(r.inputs.len(), 610);
+        assert_eq!(rec.frames(), 610);
+    }
+
+    #[test]
+    fn a_cartridge_demo_is_noted_and_sealed_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.nestris");
+        let mut rec = Recording::new(path.clone(), Region::Pal, Some(DemoData::BUILTIN));
+        rec.push(Buttons::NONE);
+        rec.finish().unwrap();
+        let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(r.demo, DemoSource::Cartridge);
+        assert!(r.verify_with_demo(&DemoData::BUILTIN).is_ok());
+        // Nothing recorded: nothing written.
+        let empty = dir.path().join("empty.nestris");
+        Recording::new(empty.clone(), Region::Ntsc, None)
+            .finish()
+            .unwrap();
+        assert!(!empty.exists());
+    }
+}

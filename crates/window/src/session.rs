@@ -1,0 +1,393 @@
+//! One power-on session without the window: the game and its flow, the picture, the
+//! HUD, the quit question, the replay, the high-score table and the status file.
+//!
+//! [`Session::frame`] runs one NES frame with the sampled buttons and returns the sound
+//! effects it calls for; [`Session::draw`] composes the picture. The window, the
+//! devices and the clock live in `app`, so everything here is tested headless.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use nestris_core::flow::HighScores;
+use nestris_core::{Buttons, DemoData, Game, Region};
+use nestris_render::{Frame, Renderer, HEIGHT, WIDTH};
+
+use crate::canvas::Canvas;
+use crate::hud::{self, HudStats};
+use crate::recording::Recording;
+use crate::sfx::{cues, Sfx};
+use crate::status::StatusFile;
+use crate::storage;
+
+/// The least time between two saves of a changing high-score table (name entry
+/// changes it letter by letter); the last change is always saved.
+pub const SCORE_SAVE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Frames a message such as "SOUND OFF" stays on screen.
+const TOAST_FRAMES: u32 = 90;
+
+/// What the player's quit key leads to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum QuitAnswer {
+    /// Quit now.
+    Quit,
+    /// A game is in play: "QUIT? Y/N" is asked first.
+    Asking,
+}
+
+/// The session: everything but the window and the devices.
+#[derive(Debug)]
+pub struct Session {
+    game: Game,
+    renderer: Renderer,
+    frame: Frame,
+    demo: Option<DemoData>,
+    hud: Option<HudStats>,
+    recording: Option<Recording>,
+    scores_path: PathBuf,
+    saved_scores: HighScores,
+    scores_pending: bool,
+    last_scores_save: Option<Instant>,
+    scores_warned: bool,
+    asking_quit: bool,
+    toast: Option<(String, u32)>,
+    status: Option<StatusFile>,
+    frames: u64,
+    finished: bool,
+}
+
+impl Session {
+    /// The console switched on, with the kept high-score table in its memory.
+    pub fn new(
+        region: Region,
+        demo: Option<DemoData>,
+        hud: bool,
+        scores_path: PathBuf,
+        high_scores: HighScores,
+        recording: Option<Recording>,
+        status: Option<StatusFile>,
+    ) -> Session {
+        let mut snapshot = Game::power_on(region).snapshot();
+        snapshot.flow.high_scores = high_scores;
+        // The table is not validated, so this cannot fail; a power-on game is the fallback.
+        let game = Game::from_snapshot(snapshot).unwrap_or_else(|_| Game::power_on(region));
+        let mut renderer = Renderer::new();
+        renderer.observe(&game);
+        Session {
+            saved_scores: game.state().flow.high_scores.clone(),
+            game,
+            renderer,
+            frame: Frame::new(),
+            demo,
+            hud: hud.then(HudStats::default),
+            recording,
+            scores_path,
+            scores_pending: false,
+            last_scores_save: None,
+            scores_warned: false,
+            asking_quit: false,
+            toast: None,
+            status,
+            frames: 0,
+            finished: false,
+        }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// NES frames run so far.
+    #[cfg(test)]
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// The picture's size: the NES frame, and the HUD panel beside it when on.
+    pub fn canvas_size(&self) -> (usize, usize) {
+        let extra = if self.hud.is_some() {
+            hud::PANEL_WIDTH
+        } else {
+            0
+        };
+        (WIDTH + extra, HEIGHT)
+    }
+
+    /// True while a game is being played (play, pause, curtain, ending, name entry).
+    pub fn in_play(&self) -> bool {
+        self.game.state().game_mode == 4
+    }
+
+    /// True while "QUIT? Y/N" is asked (the game stands still).
+    pub fn asking_quit(&self) -> bool {
+        self.asking_quit
+    }
+
+    /// The quit key: asks during a game, quits otherwise (or when asked already).
+    pub fn request_quit(&mut self) -> QuitAnswer {
+        if self.asking_quit || !self.in_play() {
+            return QuitAnswer::Quit;
+        }
+        self.asking_quit = true;
+        QuitAnswer::Asking
+    }
+
+    /// "N" to "QUIT? Y/N": back to the game.
+    pub fn cancel_quit(&mut self) {
+        self.asking_quit = false;
+    }
+
+    /// Shows a short message over the picture.
+    pub fn toast(&mut self, text: &str) {
+        self.toast = Some((text.to_string(), TOAST_FRAMES));
+    }
+
+    /// One NES frame at `now` with `buttons` on controller 1 (nothing moves while the
+    /// quit question is asked). Returns the sound effects the frame calls for.
+    pub fn frame(&mut self, buttons: Buttons, now: Instant) -> Vec<Sfx> {
+        if let Some((_, left)) = &mut self.toast {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                self.toast = None;
+            }
+        }
+        if self.asking_quit {
+            return Vec::new();
+        }
+        let before = self.game.state().play_state;
+        let ev = match &self.demo {
+            Some(demo) => self.game.step_with_demo(buttons, demo),
+            None => self.game.step(buttons),
+        };
+        self.frames += 1;
+        self.renderer.observe(&self.game);
+        let s = self.game.state();
+        if let Some(h) = &mut self.hud {
+            h.observe(&ev, s);
+        }
+        if let Some(r) = &mut self.recording {
+            r.push(buttons);
+            r.tick(now);
+        }
+        if let Some(st) = &mut self.status {
+            st.update(s, self.frames);
+        }
+        self.keep_high_scores(now, false);
+        cues(&ev, before, self.game.state())
+    }
+
+    /// Saves the high-score table when the engine's copy changed (at most once per
+    /// [`SCORE_SAVE_INTERVAL`] unless `force`).
+    fn keep_high_scores(&mut self, now: Instant, force: bool) {
+        let table = &self.game.state().flow.high_scores;
+        if *table != self.saved_scores {
+            self.scores_pending = true;
+        }
+        if !self.scores_pending {
+            return;
+        }
+        let due = self
+            .last_scores_save
+            .is_none_or(|t| now.duration_since(t) >= SCORE_SAVE_INTERVAL);
+        if !(due || force) {
+            return;
+        }
+        self.last_scores_save = Some(now);
+        self.scores_pending = false;
+        self.saved_scores = table.clone();
+        if let Err(e) = storage::save_high_scores(&self.scores_path, table) {
+            if !self.scores_warned {
+                self.scores_warned = true;
+                eprintln!(
+                    "nestris: warning: could not save the high scores to {}: {e}",
+                    self.scores_path.display()
+                );
+            }
+        }
+    }
+
+    /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
+    pub fn draw(&mut self, canvas: &mut Canvas) {
+        self.renderer.draw(&self.game, &mut self.frame);
+        canvas.blit_frame(&self.frame);
+        if let Some(h) = &self.hud {
+            hud::draw(canvas, WIDTH as i32, h, self.game.state());
+        }
+        if let Some((text, _)) = &self.toast {
+            let w = crate::font::width(text, 1);
+            canvas.fill_rect(4, 4, w + 6, crate::font::H + 6, 0x000000);
+            canvas.text(7, 7, text, 0xFCFCFC, 1);
+        }
+        if self.asking_quit {
+            let text = "QUIT? Y/N";
+            let w = crate::font::width(text, 2);
+            let (bw, bh) = (w + 24, 38);
+            let (bx, by) = ((WIDTH as i32 - bw) / 2, (HEIGHT as i32 - bh) / 2);
+            canvas.fill_rect(bx, by, bw, bh, 0x000000);
+            canvas.outline(bx + 2, by + 2, bw - 4, bh - 4, 0xFCFCFC);
+            canvas.text(bx + 12, by + 12, text, 0xFCFCFC, 2);
+        }
+    }
+
+    /// Saves what is kept (replay, high scores, status); safe to call more than once.
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.keep_high_scores(Instant::now(), true);
+        if let Some(r) = &mut self.recording {
+            if let Err(e) = r.finish() {
+                eprintln!(
+                    "nestris: warning: could not save the replay {}: {e}",
+                    r.path().display()
+                );
+            }
+        }
+        if let Some(st) = &mut self.status {
+            st.exited(self.game.state(), self.frames);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::Loaded;
+    use nestris_replay::Replay;
+
+    fn session(dir: &std::path::Path, hud: bool) -> Session {
+        let rec = Recording::new(dir.join("r.nestris"), Region::Ntsc, None);
+        Session::new(
+            Region::Ntsc,
+            None,
+            hud,
+            dir.join("highscores.json"),
+            HighScores::default(),
+            Some(rec),
+            None,
+        )
+    }
+
+    /// Runs frames with `b` held; returns the time after them.
+    fn run(s: &mut Session, t: Instant, n: usize, b: Buttons) -> Instant {
+        let mut t = t;
+        for _ in 0..n {
+            t += Duration::from_millis(16);
+            s.frame(b, t);
+        }
+        t
+    }
+
+    /// Taps Start (one frame) then waits `n` frames.
+    fn start(s: &mut Session, t: Instant, n: usize) -> Instant {
+        let t = run(s, t, 1, Buttons::START);
+        run(s, t, n, Buttons::NONE)
+    }
+
+    /// From power-on to a game in play: legal screen, title, type menu, level menu.
+    fn to_play(s: &mut Session, t: Instant) -> Instant {
+        let mut t = run(s, t, 270, Buttons::NONE);
+        // Start on the legal screen, the title, the game-type menu, the level menu.
+        for _ in 0..4 {
+            t = start(s, t, 20);
+        }
+        t
+    }
+
+    #[test]
+    fn the_cartridge_flow_from_power_on_to_play() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), false);
+        assert!(!s.in_play());
+        assert_eq!(s.request_quit(), QuitAnswer::Quit, "no game: quit at once");
+        let t = to_play(&mut s, Instant::now());
+        assert!(s.in_play(), "mode {}", s.game().state().game_mode);
+        // Esc asks; the game stands still meanwhile; N goes back.
+        assert_eq!(s.request_quit(), QuitAnswer::Asking);
+        let before = s.game().clone();
+        let t = run(&mut s, t, 30, Buttons::DOWN);
+        assert_eq!(*s.game(), before);
+        let mut c = Canvas::new(WIDTH, HEIGHT);
+        s.draw(&mut c);
+        assert!(c.pixels.contains(&0xFCFCFC));
+        s.cancel_quit();
+        run(&mut s, t, 1, Buttons::NONE);
+        assert_ne!(*s.game(), before);
+        // Esc twice quits.
+        assert_eq!(s.request_quit(), QuitAnswer::Asking);
+        assert_eq!(s.request_quit(), QuitAnswer::Quit);
+    }
+
+    #[test]
+    fn the_replay_holds_the_stepped_frames_and_replays_to_the_same_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), true);
+        assert_eq!(s.canvas_size(), (WIDTH + hud::PANEL_WIDTH, HEIGHT));
+        let t = to_play(&mut s, Instant::now());
+        s.request_quit();
+        run(&mut s, t, 10, Buttons::NONE);
+        s.finish();
+        s.finish();
+        let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
+        assert_eq!(r.inputs.len() as u64, s.frames());
+        let summary = r.verify().unwrap();
+        assert_eq!(summary.final_hash, s.game().state().state_hash());
+    }
+
+    #[test]
+    fn a_changed_table_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut table = HighScores::default();
+        table.scores[0] = [0x12, 0x34, 0x56];
+        let mut s = Session::new(
+            Region::Pal,
+            Some(DemoData::BUILTIN),
+            false,
+            dir.path().join("highscores.json"),
+            table.clone(),
+            None,
+            None,
+        );
+        assert_eq!(s.game().state().flow.high_scores, table);
+        let path = dir.path().join("highscores.json");
+        let t = run(&mut s, Instant::now(), 5, Buttons::NONE);
+        assert!(!path.exists(), "unchanged: not written");
+        // The engine's table changes (as name entry would): saved on the next frame.
+        let mut snap = s.game.snapshot();
+        snap.flow.high_scores.names[0] = [1; 6];
+        s.game = Game::from_snapshot(snap).unwrap();
+        let t = run(&mut s, t, 1, Buttons::NONE);
+        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+            panic!("not saved");
+        };
+        assert_eq!(saved.names[0], [1; 6]);
+        // A second change within the interval waits, and is kept on exit.
+        let mut snap = s.game.snapshot();
+        snap.flow.high_scores.names[0] = [2; 6];
+        s.game = Game::from_snapshot(snap).unwrap();
+        run(&mut s, t, 1, Buttons::NONE);
+        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+            panic!()
+        };
+        assert_eq!(saved.names[0], [1; 6]);
+        s.finish();
+        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+            panic!()
+        };
+        assert_eq!(saved.names[0], [2; 6]);
+    }
+
+    #[test]
+    fn toasts_fade() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), false);
+        s.toast("SOUND OFF");
+        let mut c = Canvas::new(WIDTH, HEIGHT);
+        s.draw(&mut c);
+        assert_eq!(c.pixel(5, 5), 0);
+        run(&mut s, Instant::now(), TOAST_FRAMES as usize, Buttons::NONE);
+        assert!(s.toast.is_none());
+    }
+}

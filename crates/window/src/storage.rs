@@ -1,0 +1,263 @@
+//! What the game keeps between runs, in the data folder: the high-score table and the
+//! settings changed while playing (mute, fullscreen).
+//!
+//! Both are small JSON files written atomically (a temporary file, then a rename). A
+//! missing file means the defaults; a file that cannot be read or understood gives one
+//! warning on stderr and the defaults too — a damaged file never stops the game.
+
+use std::path::{Path, PathBuf};
+
+use nestris_core::flow::HighScores;
+use serde::{Deserialize, Serialize};
+
+/// The high-score file's name in the data folder.
+pub const HIGH_SCORES_FILE: &str = "highscores.json";
+/// The settings file's name in the data folder.
+pub const SETTINGS_FILE: &str = "settings.json";
+
+/// How reading a kept file went.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Loaded<T> {
+    /// Read and understood.
+    Found(T),
+    /// No file yet.
+    Missing,
+    /// A file that could not be used; the message says why (defaults apply).
+    Corrupt(String),
+}
+
+impl<T: Default> Loaded<T> {
+    /// The value, or the defaults with one warning on stderr for a corrupt file.
+    pub fn or_warn(self, what: &str, path: &Path) -> T {
+        match self {
+            Loaded::Found(v) => v,
+            Loaded::Missing => T::default(),
+            Loaded::Corrupt(why) => {
+                eprintln!(
+                    "nestris: warning: ignoring {what} in {}: {why}; using the defaults",
+                    path.display()
+                );
+                T::default()
+            }
+        }
+    }
+}
+
+/// One table entry as stored.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    /// The six letters as the cartridge's codes (0 blank, 1-26 A-Z, 27-36 0-9, ...).
+    name: [u8; 6],
+    /// The score's three BCD bytes as hex digits, high byte first ("010000" = 10,000).
+    score: String,
+    level: u8,
+}
+
+/// The high-score file.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(deny_unknown_fields)]
+struct TableFile {
+    version: u32,
+    /// A-type entries, best first.
+    a: [Entry; 3],
+    /// B-type entries, best first.
+    b: [Entry; 3],
+}
+
+const SLOTS_A: [usize; 3] = [0, 1, 2];
+const SLOTS_B: [usize; 3] = [4, 5, 6];
+/// Name codes run 0..=0x2B on the cartridge's entry screen.
+const MAX_NAME_CODE: u8 = 0x2B;
+
+fn to_file(hs: &HighScores) -> TableFile {
+    let entry = |i: usize| Entry {
+        name: hs.names[i],
+        score: hs.scores[i].iter().map(|b| format!("{b:02X}")).collect(),
+        level: hs.levels[i],
+    };
+    TableFile {
+        version: 1,
+        a: SLOTS_A.map(entry),
+        b: SLOTS_B.map(entry),
+    }
+}
+
+fn from_file(f: &TableFile) -> Result<HighScores, String> {
+    if f.version != 1 {
+        return Err(format!("unknown version {}", f.version));
+    }
+    let mut hs = HighScores {
+        names: [[0; 6]; 8],
+        scores: [[0; 3]; 8],
+        levels: [0; 8],
+    };
+    for (slots, entries) in [(SLOTS_A, &f.a), (SLOTS_B, &f.b)] {
+        for (slot, e) in slots.into_iter().zip(entries.iter()) {
+            if let Some(&c) = e.name.iter().find(|&&c| c > MAX_NAME_CODE) {
+                return Err(format!("name code {c} is not a letter the cartridge has"));
+            }
+            let s = e.score.as_bytes();
+            if s.len() != 6 || !s.iter().all(u8::is_ascii_hexdigit) {
+                return Err(format!("score {:?} is not six hex digits", e.score));
+            }
+            for (k, byte) in hs.scores[slot].iter_mut().enumerate() {
+                *byte = u8::from_str_radix(&e.score[2 * k..2 * k + 2], 16)
+                    .map_err(|e| e.to_string())?;
+            }
+            hs.names[slot] = e.name;
+            hs.levels[slot] = e.level;
+        }
+    }
+    Ok(hs)
+}
+
+/// Reads a high-score table.
+pub fn load_high_scores(path: &Path) -> Loaded<HighScores> {
+    load_json(path, |f: TableFile| from_file(&f))
+}
+
+/// Writes a high-score table atomically.
+pub fn save_high_scores(path: &Path, hs: &HighScores) -> std::io::Result<()> {
+    save_json(path, &to_file(hs))
+}
+
+/// Settings the player changes while playing.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Sound off.
+    pub muted: bool,
+    /// Borderless fullscreen.
+    pub fullscreen: bool,
+}
+
+/// Reads the settings.
+pub fn load_settings(path: &Path) -> Loaded<Settings> {
+    load_json(path, Ok)
+}
+
+/// Writes the settings atomically.
+pub fn save_settings(path: &Path, s: &Settings) -> std::io::Result<()> {
+    save_json(path, s)
+}
+
+/// The paths of the kept files in `data_dir`.
+pub fn paths(data_dir: &Path) -> (PathBuf, PathBuf) {
+    (
+        data_dir.join(HIGH_SCORES_FILE),
+        data_dir.join(SETTINGS_FILE),
+    )
+}
+
+fn load_json<F, T>(path: &Path, convert: impl FnOnce(F) -> Result<T, String>) -> Loaded<T>
+where
+    F: for<'de> Deserialize<'de>,
+{
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Loaded::Missing,
+        Err(e) => return Loaded::Corrupt(e.to_string()),
+    };
+    match serde_json::from_str::<F>(&text) {
+        Ok(f) => match convert(f) {
+            Ok(v) => Loaded::Found(v),
+            Err(why) => Loaded::Corrupt(why),
+        },
+        Err(e) => Loaded::Corrupt(e.to_string()),
+    }
+}
+
+fn save_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
+    let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
+    text.push('\n');
+    nestris_replay::write_atomically(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> HighScores {
+        let mut hs = HighScores::default();
+        hs.names[0] = [2, 15, 2, 0x2B, 27, 36];
+        hs.scores[0] = [0x99, 0x99, 0x99];
+        hs.levels[0] = 29;
+        hs.scores[6] = [0x00, 0x01, 0x23];
+        hs
+    }
+
+    #[test]
+    fn the_table_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deep").join(HIGH_SCORES_FILE);
+        assert_eq!(load_high_scores(&path), Loaded::Missing);
+        save_high_scores(&path, &table()).unwrap();
+        assert_eq!(load_high_scores(&path), Loaded::Found(table()));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"999999\""), "{text}");
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HIGH_SCORES_FILE);
+        std::fs::write(&path, "x".repeat(10_000)).unwrap();
+        save_high_scores(&path, &HighScores::default()).unwrap();
+        assert_eq!(
+            load_high_scores(&path),
+            Loaded::Found(HighScores::default())
+        );
+    }
+
+    #[test]
+    fn corrupt_files_are_tolerated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HIGH_SCORES_FILE);
+        for bad in [
+            "",
+            "{",
+            "not json at all",
+            "{\"version\":1}",
+            "[1,2,3]",
+            &serde_json::to_string(&to_file(&table()))
+                .unwrap()
+                .replace("999999", "99999Z"),
+            &serde_json::to_string(&to_file(&table()))
+                .unwrap()
+                .replace("\"version\":1", "\"version\":7"),
+            &serde_json::to_string(&to_file(&table()))
+                .unwrap()
+                .replace("[2,15,2,43,27,36]", "[2,15,2,43,27,99]"),
+        ] {
+            std::fs::write(&path, bad).unwrap();
+            let got = load_high_scores(&path);
+            assert!(matches!(got, Loaded::Corrupt(_)), "{bad:?}: {got:?}");
+            assert_eq!(got.or_warn("high scores", &path), HighScores::default());
+        }
+        // A directory where the file should be is corrupt too, not a panic.
+        let d = dir.path().join("dir.json");
+        std::fs::create_dir(&d).unwrap();
+        assert!(matches!(load_high_scores(&d), Loaded::Corrupt(_)));
+    }
+
+    #[test]
+    fn settings_round_trip_and_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = paths(dir.path());
+        assert_eq!(load_settings(&path), Loaded::Missing);
+        let s = Settings {
+            muted: true,
+            fullscreen: false,
+        };
+        save_settings(&path, &s).unwrap();
+        assert_eq!(load_settings(&path), Loaded::Found(s));
+        std::fs::write(&path, "{\"muted\": true}").unwrap();
+        assert_eq!(load_settings(&path), Loaded::Found(s));
+        std::fs::write(&path, "{\"muted\": 3}").unwrap();
+        assert!(matches!(load_settings(&path), Loaded::Corrupt(_)));
+    }
+}
