@@ -1,0 +1,142 @@
+"""Frame-exact NES Tetris (USA, 1989) for Python.
+
+The engine is the Rust crate ``nestris-core``; this package wraps it:
+
+* :class:`Game` -- one game, stepped one NES frame at a time with a joypad byte
+  (:class:`Buttons` flags), with its board as a numpy view, save states
+  (:meth:`Game.snapshot` / :meth:`Game.restore`), :meth:`Game.clone` and
+  :meth:`Game.state_hash`.
+* Gymnasium environments, registered on import: ``gymnasium.make("nestris/NES-Tetris-v0")``
+  (see :mod:`nestris.env`).
+* :class:`VecEnv` -- n games stepped in Rust in one call without the GIL, into
+  preallocated numpy arrays, and :class:`NesTetrisVectorEnv`, the
+  ``gymnasium.vector.VectorEnv`` around it (see :mod:`nestris.vec`).
+* :func:`evaluate` -- many games with a policy, locally or on Ray
+  (see :mod:`nestris.evaluate`).
+
+>>> import nestris
+>>> g = nestris.Game(level=9, seed=42)
+>>> events = g.step(nestris.Buttons.RIGHT)
+>>> g.x, g.score, g.lines, g.level
+(6, 0, 0, 9)
+>>> int(g.board.sum())
+0
+"""
+
+from __future__ import annotations
+
+import enum
+
+from . import _nestris
+from ._nestris import (
+    ACTION_NAMES,
+    ACTIONS,
+    BOARD_SHAPE,
+    FEATURE_NAMES,
+    FEATURE_SIZES,
+    PIXELS_SHAPE,
+    SNAPSHOT_LEN,
+    Events,
+    FrameEnv,
+    Game,
+    InvalidArgument,
+    InvalidSnapshot,
+    NestrisError,
+    State,
+    VecEnv,
+    __version__,
+    format_buttons,
+    next_seed,
+    parse_buttons,
+    seed_setup,
+)
+
+
+class Buttons(enum.IntFlag):
+    """The NES joypad byte as the cartridge reads it; combine with ``|``.
+
+    >>> int(Buttons.LEFT | Buttons.A)
+    130
+    """
+
+    NONE = 0
+    RIGHT = 0x01
+    LEFT = 0x02
+    DOWN = 0x04
+    UP = 0x08
+    START = 0x10
+    SELECT = 0x20
+    B = 0x40
+    A = 0x80
+
+
+class Event(enum.IntFlag):
+    """Event flags of :class:`Events` (what a frame did).
+
+    >>> Game().step(0).has(Event.SPAWNED)
+    False
+    """
+
+    NONE = 0
+    SHIFTED = 1 << 0
+    ROTATED = 1 << 1
+    DROPPED = 1 << 2
+    SOFT_DROPPED = 1 << 3
+    LANDED = 1 << 4
+    LOCKED = 1 << 5
+    ROW_COMPLETED = 1 << 6
+    LINES_CLEARED = 1 << 7
+    TETRIS = 1 << 8
+    LEVEL_UP = 1 << 9
+    SCORE_CHANGED = 1 << 10
+    SPAWNED = 1 << 11
+    TOPPED_OUT = 1 << 12
+    CURTAIN_ROW = 1 << 13
+    LINE_CLEAR_STEP = 1 << 14
+    NEXT_TOGGLED = 1 << 15
+    PAUSED = 1 << 16
+    RESUMED = 1 << 17
+    GAME_ENDED = 1 << 18
+    B_TYPE_WON = 1 << 19
+    MUSIC_TEMPO = 1 << 20
+    MENU_BEEP = 1 << 21
+    SCREEN_CHANGED = 1 << 22
+    DEMO = 1 << 23
+
+
+# The Python flags must be the engine's.
+assert {e.name: e.value for e in Event if e.value} == dict(_nestris.EVENT_FLAGS)
+
+from .evaluate import evaluate  # noqa: E402
+from .vec import NesTetrisVectorEnv  # noqa: E402
+from .env import NesTetrisEnv, register_envs  # noqa: E402
+
+register_envs()
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_NAMES",
+    "BOARD_SHAPE",
+    "Buttons",
+    "Event",
+    "Events",
+    "FEATURE_NAMES",
+    "FEATURE_SIZES",
+    "FrameEnv",
+    "Game",
+    "InvalidArgument",
+    "InvalidSnapshot",
+    "NesTetrisEnv",
+    "NesTetrisVectorEnv",
+    "NestrisError",
+    "PIXELS_SHAPE",
+    "SNAPSHOT_LEN",
+    "State",
+    "VecEnv",
+    "__version__",
+    "evaluate",
+    "format_buttons",
+    "next_seed",
+    "parse_buttons",
+    "seed_setup",
+]

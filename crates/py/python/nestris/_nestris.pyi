@@ -1,0 +1,284 @@
+"""Type stubs of the extension module ``nestris._nestris`` (written by hand; keep in
+step with crates/py/src)."""
+
+from typing import Any, Final, final
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "NestrisError",
+    "InvalidArgument",
+    "InvalidSnapshot",
+    "Game",
+    "Events",
+    "State",
+    "FrameEnv",
+    "VecEnv",
+    "next_seed",
+    "seed_setup",
+    "parse_buttons",
+    "format_buttons",
+    "play_builtin",
+    "__version__",
+    "SNAPSHOT_LEN",
+    "BOARD_SHAPE",
+    "PIXELS_SHAPE",
+    "FEATURE_NAMES",
+    "FEATURE_SIZES",
+    "ACTIONS",
+    "ACTION_NAMES",
+    "EVENT_FLAGS",
+]
+
+__version__: Final[str]
+SNAPSHOT_LEN: Final[int]
+BOARD_SHAPE: Final[tuple[int, int]]
+PIXELS_SHAPE: Final[tuple[int, int, int]]
+FEATURE_NAMES: Final[list[str]]
+FEATURE_SIZES: Final[list[int]]
+ACTIONS: Final[list[int]]
+ACTION_NAMES: Final[list[str]]
+EVENT_FLAGS: Final[dict[str, int]]
+
+class NestrisError(Exception):
+    """Base class of every error the nestris package raises."""
+
+class InvalidArgument(NestrisError, ValueError):
+    """An argument is outside what the game accepts."""
+
+class InvalidSnapshot(NestrisError, ValueError):
+    """Bytes given as a snapshot are not a valid encoded game state."""
+
+def next_seed(seed: int) -> int: ...
+def seed_setup(seed: int) -> dict[str, int]: ...
+def parse_buttons(text: str) -> int: ...
+def format_buttons(buttons: int) -> str: ...
+def play_builtin(
+    policy: str,
+    seeds: Sequence[int],
+    start_level: int = 0,
+    region: str = "ntsc",
+    game_type: str = "A",
+    height: int = 0,
+    actions: Sequence[int] | None = None,
+    frame_skip: int = 1,
+    reward: str = "score",
+    max_steps: int | None = None,
+) -> list[dict[str, Any]]: ...
+
+@final
+class Events:
+    """What one frame (or several, combined) did."""
+
+    flags: Final[int]
+    lines_cleared: Final[int]
+    def __new__(cls, flags: int = 0, lines_cleared: int = 0) -> Events: ...
+    def has(self, flag: int) -> bool: ...
+    def names(self) -> list[str]: ...
+    @property
+    def spawned(self) -> bool: ...
+    @property
+    def locked(self) -> bool: ...
+    @property
+    def cleared(self) -> bool: ...
+    @property
+    def tetris(self) -> bool: ...
+    @property
+    def level_up(self) -> bool: ...
+    @property
+    def score_changed(self) -> bool: ...
+    @property
+    def topped_out(self) -> bool: ...
+    @property
+    def game_ended(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def __bool__(self) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class State:
+    """Every variable of the game at one moment (a copy)."""
+
+    region: Final[str]
+    game_mode: Final[int]
+    game_mode_state: Final[int]
+    play_state: Final[int]
+    render_mode: Final[int]
+    x: Final[int]
+    y: Final[int]
+    piece: Final[int]
+    next_piece: Final[int]
+    level: Final[int]
+    start_level: Final[int]
+    start_height: Final[int]
+    fall_timer: Final[int]
+    autorepeat_x: Final[int]
+    autorepeat_y: Final[int]
+    hold_down_points: Final[int]
+    vram_row: Final[int]
+    completed_lines: Final[int]
+    completed_row: Final[list[int]]
+    line_index: Final[int]
+    row_y: Final[int]
+    curtain_row: Final[int]
+    lines: Final[int]
+    lines_bcd: Final[list[int]]
+    score: Final[int]
+    score_bcd: Final[list[int]]
+    rng: Final[int]
+    spawn_id: Final[int]
+    spawn_count: Final[int]
+    frame_counter: Final[int]
+    held: Final[int]
+    pressed: Final[int]
+    game_type: Final[int]
+    music_type: Final[int]
+    display_next_piece: Final[int]
+    selecting: Final[int]
+    clears: Final[list[int]]
+    stats: Final[list[int]]
+    nmi_off_this_frame: Final[bool]
+    game_over: Final[bool]
+    @property
+    def piece_type(self) -> int: ...
+    @property
+    def gravity(self) -> int: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Game:
+    """One game of NES Tetris (USA, 1989), frame-exact."""
+
+    SNAPSHOT_LEN: Final[int]
+    def __new__(
+        cls,
+        level: int = 0,
+        seed: int | None = None,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+    ) -> Game: ...
+    @staticmethod
+    def power_on(region: str = "ntsc") -> Game: ...
+    @staticmethod
+    def from_snapshot(data: bytes | bytearray | memoryview) -> Game: ...
+    @staticmethod
+    def from_trace_header(header: str) -> Game: ...
+    def step(self, buttons: int) -> Events: ...
+    def run(self, inputs: bytes | Sequence[int]) -> Events: ...
+    @property
+    def board(self) -> npt.NDArray[np.uint8]: ...
+    def render(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def state(self) -> State: ...
+    def snapshot(self) -> bytes: ...
+    def restore(self, data: bytes | bytearray | memoryview) -> None: ...
+    def clone(self) -> Game: ...
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any) -> Game: ...
+    def state_hash(self) -> int: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def lines(self) -> int: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def piece(self) -> int: ...
+    @property
+    def next_piece(self) -> int: ...
+    @property
+    def x(self) -> int: ...
+    @property
+    def y(self) -> int: ...
+    @property
+    def play_state(self) -> int: ...
+    @property
+    def game_over(self) -> bool: ...
+    @property
+    def region(self) -> str: ...
+    def playfield_bytes(self) -> bytes: ...
+    def board_rows(self) -> list[str]: ...
+
+@final
+class FrameEnv:
+    """The frame-level environment's engine side."""
+
+    def __new__(
+        cls,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        actions: Sequence[int] | None = None,
+        frame_skip: int = 1,
+        reward: str = "score",
+        observation: str = "board",
+    ) -> FrameEnv: ...
+    def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
+    def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
+    def observe(self) -> Any: ...
+    def render(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def actions(self) -> list[int]: ...
+    @property
+    def frame_skip(self) -> int: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def following_seed(self) -> int: ...
+    @property
+    def episode_steps(self) -> int: ...
+    @property
+    def episode_frames(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def lines(self) -> int: ...
+
+@final
+class VecEnv:
+    """n frame-level games stepped together in Rust."""
+
+    def __new__(
+        cls,
+        n: int,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        actions: Sequence[int] | None = None,
+        frame_skip: int = 1,
+        reward: str = "score",
+        observation: str = "board",
+        max_episode_steps: int | None = None,
+        num_threads: int = 1,
+    ) -> VecEnv: ...
+    def reset(
+        self, seed: int | Sequence[int] | None = None
+    ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[
+        Any,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def actions(self) -> list[int]: ...
+    @property
+    def seeds(self) -> list[int | None]: ...
+    @property
+    def episode_steps(self) -> list[int]: ...
+    def game(self, i: int) -> Game: ...
+    def __len__(self) -> int: ...

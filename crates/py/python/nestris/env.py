@@ -1,0 +1,244 @@
+"""Gymnasium environments of NES Tetris, registered when :mod:`nestris` is imported.
+
+``gymnasium.make("nestris/NES-Tetris-v0", **options)`` builds :class:`NesTetrisEnv`:
+one step is one NES frame (or ``frame_skip`` frames with the same buttons), the
+action one of the joypad combinations below, the episode ends (``terminated``) when
+the game tops out (or a B-type game is won); ``max_episode_steps=`` (Gymnasium's
+``TimeLimit``) truncates.
+
+Actions (``nestris.ACTIONS``, ``nestris.ACTION_NAMES``), ``Discrete(12)``:
+
+====  =======  ===========
+ id   buttons  joypad byte
+====  =======  ===========
+ 0    none     0x00
+ 1    L        0x02
+ 2    R        0x01
+ 3    D        0x04
+ 4    A        0x80
+ 5    B        0x40
+ 6    L+A      0x82
+ 7    R+A      0x81
+ 8    L+B      0x42
+ 9    R+B      0x41
+ 10   D+A      0x84
+ 11   D+B      0x44
+====  =======  ===========
+
+(A rotates clockwise, B counter-clockwise, D soft-drops.) ``actions=[...]`` replaces
+the table with any joypad bytes, Start and Select included.
+
+Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
+
+* ``start_level`` (0): the level the game starts at (0-255; the menu offers 0-19).
+* ``region`` (``"ntsc"``) or ``"pal"``; ``game_type`` (``"A"``) or ``"B"`` with
+  ``height`` 0-5.
+* ``reward``: ``"score"`` (points gained in the step), ``"lines"`` (lines cleared in
+  the step) or ``"survival"`` (1 for every step that does not end the game, 0 for
+  the one that does).
+* ``observation``: ``"board"`` -- a ``Dict`` of ``board`` (20x10 ``uint8``: 0 empty,
+  1-3 the three block tiles, 4 other; the falling piece is not on it) and the
+  features of ``nestris.FEATURE_NAMES`` as ints (``piece`` and ``next_piece``
+  orientation ids, ``x``/``y`` the piece's pivot, ``level``, ``lines``,
+  ``play_state`` (1 = piece under control), ``fall_timer``, ``autorepeat_x`` (DAS)) --
+  or ``"pixels"``: a 240x256x3 ``uint8`` picture of the play screen.
+* ``frame_skip`` (1): frames per step, the buttons held through them.
+* ``render_mode``: ``"rgb_array"`` (the 240x256x3 picture) or ``"ansi"`` (text).
+
+Seeding: ``reset(seed=s)`` starts the game from ``GameSetup::from_seed(s)``, so the
+same seed and actions give the same episode. ``reset()`` without a seed continues
+deterministically with ``nestris.next_seed`` of the last episode's seed (the first
+one, if never seeded, comes from the environment's ``np_random``).
+
+>>> import gymnasium, nestris
+>>> env = gymnasium.make("nestris/NES-Tetris-v0", start_level=18)
+>>> obs, info = env.reset(seed=3)
+>>> sorted(obs)[:3], obs["board"].shape
+(['autorepeat_x', 'board', 'fall_timer'], (20, 10))
+>>> obs, reward, terminated, truncated, info = env.step(1)
+>>> obs["x"], reward, terminated
+(4, 0.0, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import _nestris
+from ._nestris import FEATURE_NAMES, FEATURE_SIZES, FrameEnv, InvalidArgument
+
+#: Id of the frame-level environment.
+FRAME_ENV_ID = "nestris/NES-Tetris-v0"
+#: Id of the placement-level environment (registered only when the extension has one).
+PLACEMENT_ENV_ID = "nestris/NES-Tetris-Placement-v0"
+
+_FPS = {"ntsc": 60.0988, "pal": 50.007}
+
+
+def observation_space(observation: str = "board") -> spaces.Space[Any]:
+    """The observation space of one game for ``observation="board"`` or ``"pixels"``.
+
+    >>> observation_space("pixels").shape
+    (240, 256, 3)
+    """
+    if observation == "board":
+        items: dict[str, spaces.Space[Any]] = {
+            "board": spaces.Box(0, 4, shape=_nestris.BOARD_SHAPE, dtype=np.uint8)
+        }
+        for name, size in zip(FEATURE_NAMES, FEATURE_SIZES, strict=True):
+            items[name] = spaces.Discrete(size)
+        return spaces.Dict(items, sort_keys=False)
+    if observation == "pixels":
+        return spaces.Box(0, 255, shape=_nestris.PIXELS_SHAPE, dtype=np.uint8)
+    raise InvalidArgument(f'observation must be "board" or "pixels", got {observation!r}')
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` if it is None or an int from 0 to 2**64-1, else ``InvalidArgument``."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise InvalidArgument(f"seed must be None or an int, got {type(seed).__name__}")
+    if not 0 <= int(seed) < 2**64:
+        raise InvalidArgument(f"seed must be from 0 to 2**64-1, got {seed}")
+    return int(seed)
+
+
+def text_board(game: _nestris.Game) -> str:
+    """The board as text, the falling piece drawn as ``@`` (for ``render_mode="ansi"``)."""
+    rows = [list(r) for r in game.board_rows()]
+    state = game.state
+    if state.play_state == 1 and state.piece < 19:
+        for dr, dc in _CELLS[state.piece]:
+            r, c = state.y + dr, state.x + dc
+            if 0 <= r < 20 and 0 <= c < 10:
+                rows[r][c] = "@"
+    lines = ["|" + "".join(r) + "|" for r in rows]
+    lines.append("+" + "-" * 10 + "+")
+    lines.append(f"score {game.score}  lines {game.lines}  level {game.level}")
+    return "\n".join(lines) + "\n"
+
+
+# Cell offsets (row, column) from the pivot per orientation id (the cartridge's table).
+_CELLS: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((0, -1), (0, 0), (0, 1), (-1, 0)),
+    ((-1, 0), (0, 0), (0, 1), (1, 0)),
+    ((0, -1), (0, 0), (0, 1), (1, 0)),
+    ((-1, 0), (0, -1), (0, 0), (1, 0)),
+    ((-1, 0), (0, 0), (1, -1), (1, 0)),
+    ((-1, -1), (0, -1), (0, 0), (0, 1)),
+    ((-1, 0), (-1, 1), (0, 0), (1, 0)),
+    ((0, -1), (0, 0), (0, 1), (1, 1)),
+    ((0, -1), (0, 0), (1, 0), (1, 1)),
+    ((-1, 1), (0, 0), (0, 1), (1, 0)),
+    ((0, -1), (0, 0), (1, -1), (1, 0)),
+    ((0, 0), (0, 1), (1, -1), (1, 0)),
+    ((-1, 0), (0, 0), (0, 1), (1, 1)),
+    ((-1, 0), (0, 0), (1, 0), (1, 1)),
+    ((0, -1), (0, 0), (0, 1), (1, -1)),
+    ((-1, -1), (-1, 0), (0, 0), (1, 0)),
+    ((-1, 1), (0, -1), (0, 0), (0, 1)),
+    ((-2, 0), (-1, 0), (0, 0), (1, 0)),
+    ((0, -2), (0, -1), (0, 0), (0, 1)),
+)
+
+
+class NesTetrisEnv(gymnasium.Env[Any, Any]):
+    """Frame-level NES Tetris: one step is ``frame_skip`` NES frames (see :mod:`nestris.env`)."""
+
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 60}
+
+    def __init__(
+        self,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        reward: str = "score",
+        observation: str = "board",
+        frame_skip: int = 1,
+        actions: Sequence[int] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgument(
+                f'render_mode must be None, "rgb_array" or "ansi", got {render_mode!r}'
+            )
+        self._core = FrameEnv(
+            start_level=start_level,
+            region=region,
+            game_type=game_type,
+            height=height,
+            actions=actions,
+            frame_skip=frame_skip,
+            reward=reward,
+            observation=observation,
+        )
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(len(self._core.actions))
+        self.observation_space = observation_space(observation)
+        self.metadata = dict(self.metadata)
+        self.metadata["render_fps"] = _FPS[region.lower()] / self._core.frame_skip
+        self._started = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Starts a new game; ``seed`` as described in :mod:`nestris.env`. ``options``
+        are not used."""
+        seed = check_seed(seed)
+        super().reset(seed=seed)
+        if seed is not None:
+            game_seed = seed
+        elif not self._started:
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        else:
+            game_seed = self._core.following_seed
+        self._started = True
+        return self._core.reset(game_seed)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """One step: ``(observation, reward, terminated, truncated, info)``; ``info``
+        holds ``score``, ``lines``, ``level``, ``frames`` (in the episode), ``events``
+        (``nestris.Event`` flags of the step) and ``lines_cleared``."""
+        obs, reward, terminated, info = self._core.step(action)
+        return obs, reward, terminated, False, info
+
+    def render(self) -> Any:
+        """The play screen: a 240x256x3 array (``rgb_array``) or text (``ansi``)."""
+        if self.render_mode == "rgb_array":
+            return self._core.render()
+        if self.render_mode == "ansi":
+            return text_board(self._core.game)
+        return None
+
+    @property
+    def game(self) -> _nestris.Game:
+        """A copy of the running game (for inspection)."""
+        return self._core.game
+
+
+def register_envs() -> None:
+    """Registers the environments with Gymnasium (done on ``import nestris``)."""
+    if FRAME_ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=FRAME_ENV_ID,
+            entry_point="nestris.env:NesTetrisEnv",
+            vector_entry_point="nestris.vec:NesTetrisVectorEnv",
+        )
+    # TODO(placement env): a placement-level environment (one step = one placement of
+    # the falling piece, chosen among the move generator's reachable placements) needs
+    # the move generator of crates/ai (nestris-ai). When that crate is ready, expose a
+    # `PlacementEnv` core class from the extension (crates/py/src) and a Python class
+    # `nestris.env.NesTetrisPlacementEnv` around it; this registers it as soon as the
+    # extension has the core, so nothing else has to change here.
+    if hasattr(_nestris, "PlacementEnv") and PLACEMENT_ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=PLACEMENT_ENV_ID,
+            entry_point="nestris.env:NesTetrisPlacementEnv",
+        )

@@ -1,0 +1,166 @@
+"""Vectorized NES Tetris: many games stepped in Rust in one call.
+
+:class:`nestris.VecEnv` (from the extension) holds n games and steps them all in one
+call with the GIL released, writing observations, rewards and flags into numpy arrays
+it allocated once (the same arrays come back every call). :class:`NesTetrisVectorEnv`
+is the ``gymnasium.vector.VectorEnv`` around it, with the batched spaces of
+``nestris/NES-Tetris-v0``; ``gymnasium.make_vec("nestris/NES-Tetris-v0", num_envs=n)``
+builds it.
+
+Auto-reset is Gymnasium's ``NEXT_STEP`` mode: when game i terminates (tops out) or is
+truncated (``max_episode_steps``) in a step, the *next* step ignores its action and
+resets it, returning the new game's first observation with reward 0 and
+``terminated``/``truncated`` false. The new game's seed is ``nestris.next_seed`` of
+the old one -- exactly what a single environment does on ``reset()`` without a seed,
+so game i of a ``VecEnv`` reset with seed s plays the same episodes as a single
+environment reset with seed s + i.
+
+>>> import numpy as np, nestris
+>>> envs = nestris.NesTetrisVectorEnv(8, start_level=18)
+>>> obs, info = envs.reset(seed=0)
+>>> obs["board"].shape, obs["piece"].shape
+((8, 20, 10), (8,))
+>>> obs, rewards, terminated, truncated, info = envs.step(np.full(8, 3))
+>>> rewards.shape, bool(terminated.any())
+((8,), False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from . import _nestris
+from ._nestris import FEATURE_NAMES, InvalidArgument
+from .env import _FPS, check_seed, observation_space
+
+
+class NesTetrisVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` frame-level games as one ``gymnasium.vector.VectorEnv``.
+
+    Takes the options of :class:`nestris.env.NesTetrisEnv` and:
+
+    * ``max_episode_steps``: truncate episodes after this many steps (None: never).
+    * ``num_threads`` (1): split the games over this many threads in each step.
+    * ``copy`` (True): return copies of the observation arrays; with False they are
+      views of the buffers the next step overwrites (faster).
+    """
+
+    metadata = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 60,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        reward: str = "score",
+        observation: str = "board",
+        frame_skip: int = 1,
+        actions: Sequence[int] | None = None,
+        max_episode_steps: int | None = None,
+        num_threads: int = 1,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
+        self._vec = _nestris.VecEnv(
+            num_envs,
+            start_level=start_level,
+            region=region,
+            game_type=game_type,
+            height=height,
+            actions=actions,
+            frame_skip=frame_skip,
+            reward=reward,
+            observation=observation,
+            max_episode_steps=max_episode_steps,
+            num_threads=num_threads,
+        )
+        self.num_envs = int(num_envs)
+        self.render_mode = render_mode
+        self._observation = observation
+        self._copy = bool(copy)
+        self.single_observation_space = observation_space(observation)
+        self.single_action_space = spaces.Discrete(len(self._vec.actions))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = dict(self.metadata)
+        self.metadata["render_fps"] = _FPS[region.lower()] / int(frame_skip)
+        self._mask = np.ones(self.num_envs, dtype=bool)
+        self._started = False
+
+    @property
+    def raw(self) -> _nestris.VecEnv:
+        """The :class:`nestris.VecEnv` underneath."""
+        return self._vec
+
+    def _obs(self, obs: Any) -> Any:
+        if self._observation == "pixels":
+            return obs.copy() if self._copy else obs
+        features = obs["features"]
+        out: dict[str, np.ndarray] = {"board": obs["board"].copy() if self._copy else obs["board"]}
+        for i, name in enumerate(FEATURE_NAMES):
+            column = features[:, i]
+            out[name] = column.astype(np.int64) if self._copy else column
+        return out
+
+    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in info.items():
+            out[key] = value.copy() if self._copy else value
+            out["_" + key] = self._mask
+        return out
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Resets every game: game i gets ``seed + i`` (or ``seed[i]`` for a list);
+        without a seed each continues with ``nestris.next_seed`` of its last seed."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            checked = [check_seed(s) for s in seed]
+            seeds = [s for s in checked if s is not None]
+            if len(seeds) != self.num_envs:
+                raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
+            super().reset(seed=None)
+            self._started = True
+            obs, info = self._vec.reset(seeds)
+        else:
+            s = check_seed(seed)
+            super().reset(seed=s)
+            if s is None and not self._started:
+                s = int(self.np_random.integers(0, 2**63 - 1))
+            self._started = True
+            obs, info = self._vec.reset(s)
+        return self._obs(obs), self._info(info)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps every game; auto-resets as described in :mod:`nestris.vec`."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        obs, rewards, terminated, truncated, info = self._vec.step(acts)
+        if self._copy:
+            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+        return self._obs(obs), rewards, terminated, truncated, self._info(info)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(self._vec.game(i).render() for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games live in the extension object."""

@@ -1,0 +1,250 @@
+//! `FrameEnv`: the Rust half of the frame-level Gymnasium environment. One call per
+//! step runs the frames, computes the reward and builds the observation and info, so
+//! the Python class around it (`nestris.env.NesTetrisEnv`) only forwards.
+
+use numpy::{PyArray2, PyArray3, PyArrayMethods};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::{intern, IntoPyObjectExt};
+
+use crate::episode::{Episode, StepResult};
+use crate::errors::invalid_argument;
+use crate::game::PyGame;
+use crate::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
+use crate::options::{EnvConfig, ObsKind};
+
+/// The observation of `ep` as the Gymnasium environment returns it: a dict of a new
+/// board array and the features as ints, or a new picture.
+pub fn observation<'py>(
+    py: Python<'py>,
+    cfg: &EnvConfig,
+    ep: &Episode,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = ep.game.state();
+    match cfg.obs {
+        ObsKind::Board => {
+            let arr = PyArray2::<u8>::zeros(py, [ROWS, COLS], false);
+            {
+                let mut rw = arr.try_readwrite()?;
+                let out = rw
+                    .as_slice_mut()
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                obs::board(s, out);
+            }
+            let d = PyDict::new(py);
+            d.set_item(intern!(py, "board"), arr)?;
+            let values = obs::feature_values(s);
+            for (i, v) in values.iter().enumerate() {
+                d.set_item(feature_key(py, i), *v)?;
+            }
+            Ok(d.into_any())
+        }
+        ObsKind::Pixels => {
+            let arr = PyArray3::<u8>::zeros(py, [HEIGHT, WIDTH, 3], false);
+            {
+                let mut rw = arr.try_readwrite()?;
+                let out = rw
+                    .as_slice_mut()
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                obs::render(s, out);
+            }
+            Ok(arr.into_any())
+        }
+    }
+}
+
+/// The interned name of feature `i`.
+fn feature_key(py: Python<'_>, i: usize) -> &Bound<'_, pyo3::types::PyString> {
+    match i {
+        0 => intern!(py, "piece"),
+        1 => intern!(py, "next_piece"),
+        2 => intern!(py, "x"),
+        3 => intern!(py, "y"),
+        4 => intern!(py, "level"),
+        5 => intern!(py, "lines"),
+        6 => intern!(py, "play_state"),
+        7 => intern!(py, "fall_timer"),
+        _ => intern!(py, "autorepeat_x"),
+    }
+}
+
+const _: () = assert!(FEATURE_NAMES.len() == 9);
+
+/// The info dict of a step (or of a reset, with `res` empty).
+fn info<'py>(py: Python<'py>, ep: &Episode, res: &StepResult) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "score"), ep.score())?;
+    d.set_item(intern!(py, "lines"), ep.lines())?;
+    d.set_item(intern!(py, "level"), ep.game.state().level)?;
+    d.set_item(intern!(py, "frames"), ep.frames)?;
+    d.set_item(intern!(py, "events"), res.flags)?;
+    d.set_item(intern!(py, "lines_cleared"), res.lines_cleared)?;
+    Ok(d)
+}
+
+/// The frame-level environment's engine side (see ``nestris.env.NesTetrisEnv``).
+///
+/// ``FrameEnv(start_level=0, region="ntsc", game_type="A", height=0, actions=None,
+/// frame_skip=1, reward="score", observation="board")``; ``reset(seed)`` then
+/// ``step(action) -> (observation, reward, terminated, info)``.
+#[pyclass(module = "nestris._nestris", name = "FrameEnv")]
+#[derive(Debug)]
+pub struct FrameEnv {
+    cfg: EnvConfig,
+    ep: Episode,
+}
+
+#[pymethods]
+impl FrameEnv {
+    #[new]
+    #[pyo3(
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board"),
+        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\")"
+    )]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per keyword of the Python constructor"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        start_level: Option<&Bound<'_, PyAny>>,
+        region: &str,
+        game_type: &str,
+        height: Option<&Bound<'_, PyAny>>,
+        actions: Option<&Bound<'_, PyAny>>,
+        frame_skip: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        observation: &str,
+    ) -> PyResult<Self> {
+        let zero = 0i32.into_bound_py_any(py)?;
+        let one = 1i32.into_bound_py_any(py)?;
+        let cfg = EnvConfig::parse(
+            start_level.unwrap_or(&zero),
+            region,
+            game_type,
+            height.unwrap_or(&zero),
+            actions,
+            frame_skip.unwrap_or(&one),
+            reward,
+            observation,
+            None,
+        )?;
+        let ep = Episode::new(&cfg, Some(0));
+        Ok(FrameEnv { cfg, ep })
+    }
+
+    /// Starts a new game from ``seed`` and returns ``(observation, info)``; ``info``
+    /// holds ``seed``.
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        self.ep = Episode::new(&self.cfg, Some(seed));
+        let inf = info(py, &self.ep, &StepResult::default())?;
+        inf.set_item(intern!(py, "seed"), seed)?;
+        Ok((observation(py, &self.cfg, &self.ep)?, inf))
+    }
+
+    /// Holds action ``action``'s buttons for ``frame_skip`` frames (fewer if the game
+    /// ends) and returns ``(observation, reward, terminated, info)``.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: i64,
+    ) -> PyResult<(Bound<'py, PyAny>, f64, bool, Bound<'py, PyDict>)> {
+        let n = self.cfg.actions.len();
+        if !(0..n as i64).contains(&action) {
+            return Err(invalid_argument(format!(
+                "action must be from 0 to {}, got {action}",
+                n - 1
+            )));
+        }
+        let res = self.ep.step(&self.cfg, self.cfg.actions[action as usize]);
+        Ok((
+            observation(py, &self.cfg, &self.ep)?,
+            res.reward,
+            res.terminated,
+            info(py, &self.ep, &res)?,
+        ))
+    }
+
+    /// The current observation (a new one).
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        observation(py, &self.cfg, &self.ep)
+    }
+
+    /// The play screen as a new 240x256x3 ``uint8`` array.
+    fn render<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let arr = PyArray3::<u8>::zeros(py, [HEIGHT, WIDTH, 3], false);
+        {
+            let mut rw = arr.try_readwrite()?;
+            let out = rw
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            obs::render(self.ep.game.state(), out);
+        }
+        Ok(arr)
+    }
+
+    /// A copy of the running game.
+    #[getter]
+    fn game(&self, py: Python<'_>) -> PyGame {
+        PyGame::wrap(py, self.ep.game.clone())
+    }
+
+    /// The joypad byte of each action.
+    #[getter]
+    fn actions(&self) -> Vec<u32> {
+        self.cfg.actions.iter().map(|a| u32::from(*a)).collect()
+    }
+
+    /// Frames per step.
+    #[getter]
+    fn frame_skip(&self) -> u32 {
+        self.cfg.frame_skip
+    }
+
+    /// The seed of the running episode.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.ep.seed
+    }
+
+    /// The seed the next episode gets when reset without one.
+    #[getter]
+    fn following_seed(&self) -> u64 {
+        self.ep.following_seed()
+    }
+
+    /// Steps taken in the running episode.
+    #[getter]
+    fn episode_steps(&self) -> u64 {
+        self.ep.steps
+    }
+
+    /// Frames run in the running episode.
+    #[getter]
+    fn episode_frames(&self) -> u64 {
+        self.ep.frames
+    }
+
+    /// The running episode has ended.
+    #[getter]
+    fn ended(&self) -> bool {
+        self.ep.ended
+    }
+
+    /// The score of the running episode.
+    #[getter]
+    fn score(&self) -> u32 {
+        self.ep.score()
+    }
+
+    /// The lines of the running episode.
+    #[getter]
+    fn lines(&self) -> u32 {
+        self.ep.lines()
+    }
+}

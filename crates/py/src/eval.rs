@@ -1,0 +1,143 @@
+//! Whole games with a built-in policy (`"random"` or `"idle"`), run without the GIL for
+//! `nestris.evaluate`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
+
+use crate::episode::{Episode, SplitMix};
+use crate::errors::invalid_argument;
+use crate::options::{int_in, EnvConfig};
+
+/// A built-in policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    /// A uniformly random action every step, from a generator seeded by the game's seed.
+    Random,
+    /// Action 0 (no buttons) every step.
+    Idle,
+}
+
+/// The result of one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameResult {
+    /// The game's seed.
+    pub seed: u64,
+    /// Final score.
+    pub score: u32,
+    /// Final lines.
+    pub lines: u32,
+    /// Final level.
+    pub level: u8,
+    /// Steps taken.
+    pub steps: u64,
+    /// Frames run.
+    pub frames: u64,
+    /// Sum of the rewards.
+    pub total_reward: f64,
+    /// The game ended (top-out).
+    pub terminated: bool,
+}
+
+/// The generator of the random policy for the game of `seed`.
+pub fn policy_rng(seed: u64) -> SplitMix {
+    SplitMix(seed ^ 0xA076_1D64_78BD_642F)
+}
+
+fn play(cfg: &EnvConfig, policy: Builtin, seed: u64, max_steps: u64) -> GameResult {
+    let mut ep = Episode::new(cfg, Some(seed));
+    let mut rng = policy_rng(seed);
+    let n = cfg.actions.len();
+    let mut total = 0.0;
+    while !ep.ended && ep.steps < max_steps {
+        let a = match policy {
+            Builtin::Random => rng.below(n),
+            Builtin::Idle => 0,
+        };
+        total += ep.step(cfg, cfg.actions[a]).reward;
+    }
+    GameResult {
+        seed,
+        score: ep.score(),
+        lines: ep.lines(),
+        level: ep.game.state().level,
+        steps: ep.steps,
+        frames: ep.frames,
+        total_reward: total,
+        terminated: ep.ended,
+    }
+}
+
+/// Plays one game per seed with built-in ``policy`` (``"random"`` or ``"idle"``) and
+/// returns one dict per game: ``seed``, ``score``, ``lines``, ``level``, ``steps``,
+/// ``frames``, ``total_reward``, ``terminated``. Runs without the GIL.
+#[pyfunction]
+#[pyo3(
+        signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", max_steps=None),
+        text_signature = "(policy, seeds, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", max_steps=None)"
+    )]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the Python function"
+)]
+pub fn play_builtin<'py>(
+    py: Python<'py>,
+    policy: &str,
+    seeds: Vec<u64>,
+    start_level: Option<&Bound<'py, PyAny>>,
+    region: &str,
+    game_type: &str,
+    height: Option<&Bound<'py, PyAny>>,
+    actions: Option<&Bound<'py, PyAny>>,
+    frame_skip: Option<&Bound<'py, PyAny>>,
+    reward: &str,
+    max_steps: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let builtin = match policy {
+        "random" => Builtin::Random,
+        "idle" => Builtin::Idle,
+        _ => {
+            return Err(invalid_argument(format!(
+                "policy must be a callable, \"random\" or \"idle\", got {policy:?}"
+            )))
+        }
+    };
+    let zero = 0i32.into_bound_py_any(py)?;
+    let one = 1i32.into_bound_py_any(py)?;
+    let cfg = EnvConfig::parse(
+        start_level.unwrap_or(&zero),
+        region,
+        game_type,
+        height.unwrap_or(&zero),
+        actions,
+        frame_skip.unwrap_or(&one),
+        reward,
+        "board",
+        None,
+    )?;
+    let max_steps = match max_steps {
+        Some(m) if !m.is_none() => int_in("max_steps", m, 1, i64::MAX)? as u64,
+        _ => u64::MAX,
+    };
+    let results: Vec<GameResult> = py.detach(|| {
+        seeds
+            .iter()
+            .map(|s| play(&cfg, builtin, *s, max_steps))
+            .collect()
+    });
+    results
+        .iter()
+        .map(|r| {
+            let d = PyDict::new(py);
+            d.set_item("seed", r.seed)?;
+            d.set_item("score", r.score)?;
+            d.set_item("lines", r.lines)?;
+            d.set_item("level", r.level)?;
+            d.set_item("steps", r.steps)?;
+            d.set_item("frames", r.frames)?;
+            d.set_item("total_reward", r.total_reward)?;
+            d.set_item("terminated", r.terminated)?;
+            Ok(d)
+        })
+        .collect()
+}

@@ -1,0 +1,112 @@
+//! `nestris._nestris`: the Python extension module over the `nestris-core` engine.
+//!
+//! The engine stays free of Python: this crate wraps it in PyO3 classes —
+//! `game::PyGame` (`nestris.Game`), the frame-level environment's engine side
+//! `env::FrameEnv`, the vectorized `vec::PyVecEnv` (`nestris.VecEnv`) that steps n
+//! games without the GIL into preallocated numpy arrays — plus the package's exception
+//! classes and constants. The Python package around it (`python/nestris`) adds the
+//! Gymnasium environments and `evaluate`.
+//!
+//! Built by maturin (`pip install ./crates/py`); see `crates/py/README.md`.
+
+mod env;
+mod episode;
+mod errors;
+mod eval;
+mod game;
+mod obs;
+mod options;
+mod vec;
+
+use nestris_core::encode::ENCODED_LEN;
+use nestris_core::Buttons;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::invalid_argument;
+
+/// The seed an environment's next episode gets when it is reset without one.
+///
+/// >>> import nestris
+/// >>> nestris.next_seed(0) != 0
+/// True
+#[pyfunction]
+fn next_seed(seed: u64) -> u64 {
+    options::next_seed(seed)
+}
+
+/// The generator state a seed maps to: ``{"rng": ..., "spawn_count": ...,
+/// "frame_counter": ...}`` (what ``Game(seed=...)`` starts from).
+#[pyfunction]
+fn seed_setup(py: Python<'_>, seed: u64) -> PyResult<Bound<'_, PyDict>> {
+    let s = nestris_core::GameSetup::from_seed(seed);
+    let d = PyDict::new(py);
+    d.set_item("rng", s.rng)?;
+    d.set_item("spawn_count", s.spawn_count)?;
+    d.set_item("frame_counter", s.frame_counter)?;
+    Ok(d)
+}
+
+/// A joypad byte from the trace notation: letters ``L R U D A B S T`` (S Select,
+/// T Start) in any order, or ``.`` for none.
+///
+/// >>> import nestris
+/// >>> nestris.parse_buttons("LA") == nestris.Buttons.LEFT | nestris.Buttons.A
+/// True
+#[pyfunction]
+fn parse_buttons(text: &str) -> PyResult<u8> {
+    Buttons::parse(text).map(Buttons::bits).ok_or_else(|| {
+        invalid_argument(format!(
+            "{text:?} is not a button string: use the letters L R U D A B S T, or . for none"
+        ))
+    })
+}
+
+/// The trace notation of a joypad byte (``LRUDABST`` order, ``.`` for none).
+///
+/// >>> import nestris
+/// >>> nestris.format_buttons(0x82)
+/// 'LA'
+#[pyfunction]
+fn format_buttons(buttons: i64) -> PyResult<String> {
+    if !(0..=255).contains(&buttons) {
+        return Err(invalid_argument(format!(
+            "buttons must be a joypad byte from 0 to 255, got {buttons}"
+        )));
+    }
+    Ok(Buttons(buttons as u8).to_string())
+}
+
+#[pymodule]
+fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<game::PyEvents>()?;
+    m.add_class::<game::PyState>()?;
+    m.add_class::<env::FrameEnv>()?;
+    m.add_class::<vec::PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(next_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_buttons, m)?)?;
+    m.add_function(wrap_pyfunction!(format_buttons, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::play_builtin, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SNAPSHOT_LEN", ENCODED_LEN)?;
+    m.add("BOARD_SHAPE", (obs::ROWS, obs::COLS))?;
+    m.add("PIXELS_SHAPE", (obs::HEIGHT, obs::WIDTH, 3))?;
+    m.add("FEATURE_NAMES", obs::FEATURE_NAMES.to_vec())?;
+    m.add("FEATURE_SIZES", obs::FEATURE_SIZES.to_vec())?;
+    // As ints: a `Vec<u8>` would become `bytes`.
+    let actions: Vec<u32> = options::DEFAULT_ACTIONS
+        .iter()
+        .map(|a| u32::from(*a))
+        .collect();
+    m.add("ACTIONS", actions)?;
+    m.add("ACTION_NAMES", options::DEFAULT_ACTION_NAMES.to_vec())?;
+    let flags = PyDict::new(m.py());
+    for (name, bit) in game::EVENT_NAMES {
+        flags.set_item(name, bit)?;
+    }
+    m.add("EVENT_FLAGS", flags)?;
+    Ok(())
+}

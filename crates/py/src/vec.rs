@@ -1,0 +1,513 @@
+//! `VecEnv`: n games stepped in one call, without the GIL, into preallocated numpy
+//! arrays. Finished games reset on the step after the one that ended them (Gymnasium's
+//! "next step" auto-reset), each from the seed after its last one.
+
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
+
+use crate::episode::Episode;
+use crate::errors::invalid_argument;
+use crate::game::PyGame;
+use crate::obs::{self, CELLS, COLS, HEIGHT, NUM_FEATURES, PIXEL_BYTES, ROWS, WIDTH};
+use crate::options::{int_in, EnvConfig, ObsKind};
+
+/// Mutable views of one slice of environments and their rows of every output array.
+struct Rows<'a> {
+    /// Index of the first environment in the whole `VecEnv`.
+    offset: usize,
+    eps: &'a mut [Episode],
+    needs_reset: &'a mut [bool],
+    boards: &'a mut [u8],
+    features: &'a mut [i32],
+    pixels: &'a mut [u8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    scores: &'a mut [i64],
+    lines: &'a mut [i64],
+    events: &'a mut [u32],
+}
+
+impl Rows<'_> {
+    /// Writes environment `i`'s observation and counters.
+    #[inline]
+    fn observe(&mut self, cfg: &EnvConfig, i: usize) {
+        let ep = &self.eps[i];
+        let s = ep.game.state();
+        match cfg.obs {
+            ObsKind::Board => {
+                obs::board(s, &mut self.boards[i * CELLS..(i + 1) * CELLS]);
+                obs::features(
+                    s,
+                    &mut self.features[i * NUM_FEATURES..(i + 1) * NUM_FEATURES],
+                );
+            }
+            ObsKind::Pixels => {
+                obs::render(s, &mut self.pixels[i * PIXEL_BYTES..(i + 1) * PIXEL_BYTES]);
+            }
+        }
+        self.scores[i] = i64::from(ep.score());
+        self.lines[i] = i64::from(ep.lines());
+    }
+
+    /// One step of every environment of the slice; `actions` holds every environment's
+    /// action (already checked), indexed from the whole `VecEnv`'s first.
+    fn step(&mut self, cfg: &EnvConfig, actions: &[i64]) {
+        let actions = &actions[self.offset..self.offset + self.eps.len()];
+        for (i, &action) in actions.iter().enumerate() {
+            if self.needs_reset[i] {
+                let seed = self.eps[i].following_seed();
+                self.eps[i] = Episode::new(cfg, Some(seed));
+                self.needs_reset[i] = false;
+                self.rewards[i] = 0.0;
+                self.terminated[i] = false;
+                self.truncated[i] = false;
+                self.events[i] = 0;
+            } else {
+                let ep = &mut self.eps[i];
+                let r = ep.step(cfg, cfg.actions[action as usize]);
+                // As Gymnasium's `TimeLimit`: truncated at the limit, terminated or not.
+                let truncated = cfg.max_episode_steps.is_some_and(|m| ep.steps >= m);
+                self.rewards[i] = r.reward as f32;
+                self.terminated[i] = r.terminated;
+                self.truncated[i] = truncated;
+                self.events[i] = r.flags;
+                self.needs_reset[i] = r.terminated || truncated;
+            }
+            self.observe(cfg, i);
+        }
+    }
+}
+
+/// The arrays a `VecEnv` writes, owned by Python.
+#[derive(Debug)]
+struct Arrays {
+    boards: Py<PyArray3<u8>>,
+    features: Py<PyArray2<i32>>,
+    pixels: Py<PyArray4<u8>>,
+    rewards: Py<PyArray1<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    scores: Py<PyArray1<i64>>,
+    lines: Py<PyArray1<i64>>,
+    events: Py<PyArray1<u32>>,
+}
+
+/// n frame-level games stepped together in Rust.
+///
+/// ``VecEnv(n, start_level=0, region="ntsc", game_type="A", height=0, actions=None,
+/// frame_skip=1, reward="score", observation="board", max_episode_steps=None,
+/// num_threads=1)``.
+///
+/// :meth:`step` takes an array of n actions and runs every game without the GIL, writing
+/// into arrays allocated once: ``observation`` is ``{"board": (n, 20, 10) uint8,
+/// "features": (n, K) int32}`` (columns in ``nestris.FEATURE_NAMES`` order) or, with
+/// ``observation="pixels"``, one ``(n, 240, 256, 3) uint8`` array. The same arrays come
+/// back from every call: copy what you keep.
+///
+/// Auto-reset: a game that terminated (topped out) or was truncated (after
+/// ``max_episode_steps`` steps) in one step is reset at the next step, whose action
+/// for it is ignored; that step returns the new game's first observation with reward 0
+/// and both flags false. The new game's seed is ``nestris.next_seed(previous seed)``,
+/// as a single environment reset without a seed does.
+///
+/// >>> import numpy as np, nestris
+/// >>> v = nestris.VecEnv(4, start_level=9)
+/// >>> obs, info = v.reset(seed=1)
+/// >>> obs["board"].shape, obs["features"].shape
+/// ((4, 20, 10), (4, 9))
+/// >>> obs, rew, term, trunc, info = v.step(np.zeros(4, dtype=np.int64))
+/// >>> rew.dtype.name, term.dtype.name, info["score"].shape
+/// ('float32', 'bool', (4,))
+#[pyclass(module = "nestris._nestris", name = "VecEnv")]
+#[derive(Debug)]
+pub struct PyVecEnv {
+    cfg: EnvConfig,
+    eps: Vec<Episode>,
+    needs_reset: Vec<bool>,
+    arrays: Arrays,
+    threads: usize,
+}
+
+/// Borrows every array for writing and runs `f` on the rows, without the GIL.
+macro_rules! with_rows {
+    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
+        let a = &$self.arrays;
+        let mut boards = a.boards.bind($py).try_readwrite()?;
+        let mut features = a.features.bind($py).try_readwrite()?;
+        let mut pixels = a.pixels.bind($py).try_readwrite()?;
+        let mut rewards = a.rewards.bind($py).try_readwrite()?;
+        let mut terminated = a.terminated.bind($py).try_readwrite()?;
+        let mut truncated = a.truncated.bind($py).try_readwrite()?;
+        let mut scores = a.scores.bind($py).try_readwrite()?;
+        let mut lines = a.lines.bind($py).try_readwrite()?;
+        let mut events = a.events.bind($py).try_readwrite()?;
+        let slice = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
+        let $rows = Rows {
+            offset: 0,
+            eps: &mut $self.eps,
+            needs_reset: &mut $self.needs_reset,
+            boards: boards.as_slice_mut().map_err(slice)?,
+            features: features.as_slice_mut().map_err(slice)?,
+            pixels: pixels.as_slice_mut().map_err(slice)?,
+            rewards: rewards.as_slice_mut().map_err(slice)?,
+            terminated: terminated.as_slice_mut().map_err(slice)?,
+            truncated: truncated.as_slice_mut().map_err(slice)?,
+            scores: scores.as_slice_mut().map_err(slice)?,
+            lines: lines.as_slice_mut().map_err(slice)?,
+            events: events.as_slice_mut().map_err(slice)?,
+        };
+        $body
+    }};
+}
+
+impl PyVecEnv {
+    fn n(&self) -> usize {
+        self.eps.len()
+    }
+
+    /// The observation object: the dict of board and features, or the pixel array.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.cfg.obs {
+            ObsKind::Board => {
+                let d = PyDict::new(py);
+                d.set_item("board", self.arrays.boards.bind(py))?;
+                d.set_item("features", self.arrays.features.bind(py))?;
+                Ok(d.into_any())
+            }
+            ObsKind::Pixels => Ok(self.arrays.pixels.bind(py).clone().into_any()),
+        }
+    }
+
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("score", self.arrays.scores.bind(py))?;
+        d.set_item("lines", self.arrays.lines.bind(py))?;
+        d.set_item("events", self.arrays.events.bind(py))?;
+        Ok(d)
+    }
+}
+
+/// Splits `rows` into `parts` consecutive groups of environments.
+fn split_rows(rows: Rows<'_>, parts: usize) -> Vec<Rows<'_>> {
+    let n = rows.eps.len();
+    let chunk = n.div_ceil(parts.max(1)).max(1);
+    let Rows {
+        offset,
+        mut eps,
+        mut needs_reset,
+        mut boards,
+        mut features,
+        mut pixels,
+        mut rewards,
+        mut terminated,
+        mut truncated,
+        mut scores,
+        mut lines,
+        mut events,
+    } = rows;
+    let per_board = boards.len() / n.max(1);
+    let per_feature = features.len() / n.max(1);
+    let per_pixel = pixels.len() / n.max(1);
+    let mut out = Vec::new();
+    let mut at = offset;
+    while !eps.is_empty() {
+        let k = chunk.min(eps.len());
+        let (e, e_rest) = eps.split_at_mut(k);
+        let (nr, nr_rest) = needs_reset.split_at_mut(k);
+        let (b, b_rest) = boards.split_at_mut(k * per_board);
+        let (f, f_rest) = features.split_at_mut(k * per_feature);
+        let (p, p_rest) = pixels.split_at_mut(k * per_pixel);
+        let (r, r_rest) = rewards.split_at_mut(k);
+        let (t, t_rest) = terminated.split_at_mut(k);
+        let (u, u_rest) = truncated.split_at_mut(k);
+        let (s, s_rest) = scores.split_at_mut(k);
+        let (l, l_rest) = lines.split_at_mut(k);
+        let (v, v_rest) = events.split_at_mut(k);
+        out.push(Rows {
+            offset: at,
+            eps: e,
+            needs_reset: nr,
+            boards: b,
+            features: f,
+            pixels: p,
+            rewards: r,
+            terminated: t,
+            truncated: u,
+            scores: s,
+            lines: l,
+            events: v,
+        });
+        eps = e_rest;
+        needs_reset = nr_rest;
+        boards = b_rest;
+        features = f_rest;
+        pixels = p_rest;
+        rewards = r_rest;
+        terminated = t_rest;
+        truncated = u_rest;
+        scores = s_rest;
+        lines = l_rest;
+        events = v_rest;
+        at += k;
+    }
+    out
+}
+
+/// Runs `f` on `rows`, split over `threads` threads when there are several.
+fn run_split(rows: Rows<'_>, threads: usize, f: impl Fn(Rows<'_>) + Sync) {
+    if threads <= 1 || rows.eps.len() < 2 {
+        f(rows);
+        return;
+    }
+    let parts = split_rows(rows, threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let mut parts = parts.into_iter();
+        let first = parts.next();
+        for part in parts {
+            scope.spawn(move || f(part));
+        }
+        if let Some(first) = first {
+            f(first);
+        }
+    });
+}
+
+/// The actions as a contiguous int64 array: taken as is when they are one, converted
+/// with `numpy.ascontiguousarray` otherwise (lists, other integer types).
+fn actions_array<'py>(
+    actions: &Bound<'py, PyAny>,
+    n: usize,
+) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+        if a.is_c_contiguous() {
+            return Ok(a.readonly());
+        }
+    }
+    let py = actions.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", "int64")?;
+    let converted = py
+        .import("numpy")?
+        .getattr("ascontiguousarray")?
+        .call((actions,), Some(&kwargs))
+        .map_err(|e| invalid_argument(format!("actions must be {n} ints (one per game): {e}")))?;
+    let a = converted.cast_into::<PyArray1<i64>>().map_err(|_| {
+        invalid_argument(format!(
+            "actions must be a 1-dimensional array of {n} ints (one per game)"
+        ))
+    })?;
+    Ok(a.readonly())
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(
+        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", max_episode_steps=None, num_threads=None),
+        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1)"
+    )]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per keyword of the Python constructor"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        n: &Bound<'_, PyAny>,
+        start_level: Option<&Bound<'_, PyAny>>,
+        region: &str,
+        game_type: &str,
+        height: Option<&Bound<'_, PyAny>>,
+        actions: Option<&Bound<'_, PyAny>>,
+        frame_skip: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        observation: &str,
+        max_episode_steps: Option<&Bound<'_, PyAny>>,
+        num_threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let n = int_in("n", n, 1, 1 << 20)? as usize;
+        let zero = 0i32.into_bound_py_any(py)?;
+        let one = 1i32.into_bound_py_any(py)?;
+        let cfg = EnvConfig::parse(
+            start_level.unwrap_or(&zero),
+            region,
+            game_type,
+            height.unwrap_or(&zero),
+            actions,
+            frame_skip.unwrap_or(&one),
+            reward,
+            observation,
+            max_episode_steps,
+        )?;
+        let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
+        let (nb, nf, np) = match cfg.obs {
+            ObsKind::Board => (n, n, 0),
+            ObsKind::Pixels => (0, 0, n),
+        };
+        let arrays = Arrays {
+            boards: PyArray3::<u8>::zeros(py, [nb, ROWS, COLS], false).unbind(),
+            features: PyArray2::<i32>::zeros(py, [nf, NUM_FEATURES], false).unbind(),
+            pixels: PyArray4::<u8>::zeros(py, [np, HEIGHT, WIDTH, 3], false).unbind(),
+            rewards: PyArray1::<f32>::zeros(py, n, false).unbind(),
+            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            scores: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            lines: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            events: PyArray1::<u32>::zeros(py, n, false).unbind(),
+        };
+        let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
+        Ok(PyVecEnv {
+            cfg,
+            eps,
+            needs_reset: vec![false; n],
+            arrays,
+            threads,
+        })
+    }
+
+    /// Starts every game anew and returns ``(observation, info)``.
+    ///
+    /// ``seed``: an int s (game i gets s + i), a sequence of n ints, or None (each game
+    /// gets the seed after its last one).
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let n = self.n();
+        let seeds: Vec<u64> = match seed {
+            None => self.eps.iter().map(Episode::following_seed).collect(),
+            Some(s) if s.is_none() => self.eps.iter().map(Episode::following_seed).collect(),
+            Some(s) => {
+                if let Ok(base) = s.extract::<u64>() {
+                    (0..n as u64).map(|i| base.wrapping_add(i)).collect()
+                } else if let Ok(list) = s.extract::<Vec<u64>>() {
+                    if list.len() != n {
+                        return Err(invalid_argument(format!(
+                            "seed must be one int or {n} ints, got {} ints",
+                            list.len()
+                        )));
+                    }
+                    list
+                } else {
+                    return Err(invalid_argument(format!(
+                        "seed must be None, an int from 0 to 2**64-1 or a sequence of {n} such ints, got {s}"
+                    )));
+                }
+            }
+        };
+        let cfg = &self.cfg;
+        for (ep, seed) in self.eps.iter_mut().zip(seeds) {
+            *ep = Episode::new(cfg, Some(seed));
+        }
+        self.needs_reset.fill(false);
+        with_rows!(self, py, |rows| {
+            let mut rows = rows;
+            for i in 0..n {
+                rows.rewards[i] = 0.0;
+                rows.terminated[i] = false;
+                rows.truncated[i] = false;
+                rows.events[i] = 0;
+                rows.observe(cfg, i);
+            }
+        });
+        Ok((self.observation(py)?, self.info(py)?))
+    }
+
+    /// Steps every game with its action (an int array of length n) and returns
+    /// ``(observation, rewards, terminated, truncated, info)``, all arrays reused by the
+    /// next call. ``info`` holds ``score``, ``lines`` (int64) and ``events`` (uint32
+    /// flags) per game.
+    #[expect(clippy::type_complexity, reason = "the Gymnasium step tuple")]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyArray1<f32>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyDict>,
+    )> {
+        let n = self.n();
+        let actions = actions_array(actions, n)?;
+        let acts = actions
+            .as_slice()
+            .map_err(|_| invalid_argument("actions must be a contiguous int64 array"))?;
+        if acts.len() != n {
+            return Err(invalid_argument(format!(
+                "actions must hold {n} actions (one per game), got {}",
+                acts.len()
+            )));
+        }
+        let k = self.cfg.actions.len() as i64;
+        if let Some((i, a)) = acts.iter().enumerate().find(|(_, a)| !(0..k).contains(*a)) {
+            return Err(invalid_argument(format!(
+                "action {a} of game {i} is out of range: actions are 0 to {}",
+                k - 1
+            )));
+        }
+        let threads = self.threads;
+        let cfg = &self.cfg;
+        with_rows!(self, py, |rows| {
+            py.detach(|| {
+                run_split(rows, threads, |mut part| part.step(cfg, acts));
+            })
+        });
+        let a = &self.arrays;
+        Ok((
+            self.observation(py)?,
+            a.rewards.bind(py).clone(),
+            a.terminated.bind(py).clone(),
+            a.truncated.bind(py).clone(),
+            self.info(py)?,
+        ))
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.n()
+    }
+
+    /// The joypad byte of each action.
+    #[getter]
+    fn actions(&self) -> Vec<u32> {
+        self.cfg.actions.iter().map(|a| u32::from(*a)).collect()
+    }
+
+    /// The seed of each running game.
+    #[getter]
+    fn seeds(&self) -> Vec<Option<u64>> {
+        self.eps.iter().map(|e| e.seed).collect()
+    }
+
+    /// Steps taken in each running episode.
+    #[getter]
+    fn episode_steps(&self) -> Vec<u64> {
+        self.eps.iter().map(|e| e.steps).collect()
+    }
+
+    /// A copy of game ``i``.
+    fn game(&self, py: Python<'_>, i: usize) -> PyResult<PyGame> {
+        let ep = self.eps.get(i).ok_or_else(|| {
+            invalid_argument(format!(
+                "game index must be from 0 to {}, got {i}",
+                self.n() - 1
+            ))
+        })?;
+        Ok(PyGame::wrap(py, ep.game.clone()))
+    }
+
+    fn __len__(&self) -> usize {
+        self.n()
+    }
+}

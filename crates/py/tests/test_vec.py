@@ -1,0 +1,175 @@
+"""VecEnv(n) agrees with n single environments, auto-reset included."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+import nestris
+
+ENV_ID = "nestris/NES-Tetris-v0"
+
+
+def single_env_rollout(kwargs: dict, seed: int, actions: np.ndarray, max_steps: int | None):
+    """One game of the batch, emulated with a single env and NEXT_STEP auto-reset."""
+    env = nestris.NesTetrisEnv(**kwargs)
+    if max_steps is not None:
+        env = gymnasium.wrappers.TimeLimit(env, max_episode_steps=max_steps)
+    obs, _ = env.reset(seed=seed)
+    boards, features, rewards, terms, truncs = [], [], [], [], []
+    done = False
+    for a in actions:
+        if done:
+            obs, _ = env.reset()
+            r, term, trunc = 0.0, False, False
+        else:
+            obs, r, term, trunc, _ = env.step(int(a))
+        done = term or trunc
+        boards.append(obs["board"])
+        features.append([obs[name] for name in nestris.FEATURE_NAMES])
+        rewards.append(r)
+        terms.append(term)
+        truncs.append(trunc)
+    return (
+        np.array(boards),
+        np.array(features, dtype=np.int32),
+        np.array(rewards, dtype=np.float32),
+        np.array(terms),
+        np.array(truncs),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "max_steps", "threads"),
+    [
+        ({"start_level": 19, "reward": "score"}, None, 1),
+        ({"start_level": 19, "reward": "survival", "frame_skip": 2}, 240, 1),
+        ({"start_level": 19, "reward": "lines"}, 610, 3),
+    ],
+)
+def test_vec_env_matches_single_envs(kwargs: dict, max_steps: int | None, threads: int) -> None:
+    n, steps, seed = 5, 1500, 100
+    rng = np.random.default_rng(1)
+    actions = rng.integers(0, 12, size=(steps, n))
+    vec = nestris.VecEnv(n, max_episode_steps=max_steps, num_threads=threads, **kwargs)
+    obs, info = vec.reset(seed=seed)
+    assert vec.seeds == [seed + i for i in range(n)]
+    boards, features, rewards, terms, truncs = [], [], [], [], []
+    for t in range(steps):
+        obs, r, term, trunc, info = vec.step(actions[t])
+        boards.append(obs["board"].copy())
+        features.append(obs["features"].copy())
+        rewards.append(r.copy())
+        terms.append(term.copy())
+        truncs.append(trunc.copy())
+    boards, features = np.stack(boards, 1), np.stack(features, 1)
+    rewards, terms, truncs = np.stack(rewards, 1), np.stack(terms, 1), np.stack(truncs, 1)
+    # Both ways of ending happened, so auto-reset is covered.
+    assert terms.any(), "no game topped out"
+    if max_steps is not None:
+        assert truncs.any(), "no game was truncated"
+    for i in range(n):
+        b, f, r, te, tr = single_env_rollout(kwargs, seed + i, actions[:, i], max_steps)
+        np.testing.assert_array_equal(boards[i], b)
+        np.testing.assert_array_equal(features[i], f)
+        np.testing.assert_array_equal(rewards[i], r)
+        np.testing.assert_array_equal(terms[i], te)
+        np.testing.assert_array_equal(truncs[i], tr)
+
+
+def test_preallocated_arrays_are_reused() -> None:
+    vec = nestris.VecEnv(4)
+    obs0, info0 = vec.reset(seed=0)
+    obs1, r1, t1, u1, info1 = vec.step(np.zeros(4, dtype=np.int64))
+    obs2, r2, t2, u2, info2 = vec.step(np.zeros(4, dtype=np.int64))
+    assert obs0["board"] is obs1["board"] is obs2["board"]
+    assert obs1["features"] is obs2["features"]
+    assert r1 is r2 and t1 is t2 and u1 is u2 and info1["score"] is info2["score"]
+    assert obs1["board"].shape == (4, 20, 10) and obs1["board"].dtype == np.uint8
+    assert obs1["features"].shape == (4, len(nestris.FEATURE_NAMES))
+    assert obs1["features"].dtype == np.int32
+    assert r1.dtype == np.float32 and t1.dtype == np.bool_
+
+
+def test_actions_of_any_integer_type() -> None:
+    a = nestris.VecEnv(3, start_level=12)
+    b = nestris.VecEnv(3, start_level=12)
+    a.reset(seed=4)
+    b.reset(seed=4)
+    for t in range(50):
+        acts = [t % 12, (t * 5) % 12, 3]
+        oa, *_ = a.step(np.array(acts, dtype=np.int64))
+        ob, *_ = b.step(acts if t % 2 else np.array(acts, dtype=np.uint8))
+        np.testing.assert_array_equal(oa["board"], ob["board"])
+        np.testing.assert_array_equal(oa["features"], ob["features"])
+    with pytest.raises(nestris.InvalidArgument, match="1-dimensional array of 3 ints"):
+        a.step(np.zeros((3, 1), dtype=np.int64))
+    with pytest.raises(nestris.InvalidArgument, match="actions must be 3 ints"):
+        a.step(["x", "y", "z"])
+
+
+def test_reset_seed_forms() -> None:
+    vec = nestris.VecEnv(3, start_level=9)
+    vec.reset(seed=[7, 8, 9])
+    assert vec.seeds == [7, 8, 9]
+    vec.reset()
+    assert vec.seeds == [nestris.next_seed(s) for s in (7, 8, 9)]
+    vec.reset(seed=7)
+    assert vec.seeds == [7, 8, 9]
+    assert vec.game(1) == nestris.Game(level=9, seed=8)
+    assert len(vec) == vec.num_envs == 3
+
+
+def test_pixels_vec() -> None:
+    vec = nestris.VecEnv(2, observation="pixels", num_threads=2)
+    obs, _ = vec.reset(seed=0)
+    assert obs.shape == (2, 240, 256, 3) and obs.dtype == np.uint8
+    obs, *_ = vec.step(np.zeros(2, dtype=np.int64))
+    single = nestris.NesTetrisEnv(observation="pixels")
+    single.reset(seed=1)
+    expected, *_ = single.step(0)
+    np.testing.assert_array_equal(obs[1], expected)
+
+
+def test_gymnasium_vector_env_equals_sync_vector_env() -> None:
+    n, steps = 4, 1200
+    kwargs = {"start_level": 19, "max_episode_steps": 400}
+    ours = gymnasium.make_vec(ENV_ID, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    sync = gymnasium.make_vec(ENV_ID, num_envs=n, vectorization_mode="sync", **kwargs)
+    assert isinstance(ours.unwrapped, nestris.NesTetrisVectorEnv)
+    assert ours.observation_space == sync.observation_space
+    assert ours.action_space == sync.action_space
+    assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    o1, _ = ours.reset(seed=11)
+    o2, _ = sync.reset(seed=11)
+    rng = np.random.default_rng(2)
+    ended = False
+    for _ in range(steps):
+        for key in o1:
+            np.testing.assert_array_equal(o1[key], o2[key], err_msg=key)
+        assert ours.observation_space.contains(o1)
+        a = rng.integers(0, 12, size=n)
+        o1, r1, te1, tr1, _ = ours.step(a)
+        o2, r2, te2, tr2, _ = sync.step(a)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(te1, te2)
+        np.testing.assert_array_equal(tr1, tr2)
+        ended |= bool(te1.any() or tr1.any())
+    assert ended
+    ours.close()
+    sync.close()
+
+
+def test_vector_env_copy_false_returns_views() -> None:
+    envs = nestris.NesTetrisVectorEnv(2, copy=False)
+    o1, _ = envs.reset(seed=0)
+    o2, *_ = envs.step(np.zeros(2, dtype=np.int64))
+    assert np.shares_memory(o1["board"], o2["board"])
+    envs_copy = nestris.NesTetrisVectorEnv(2)
+    c1, _ = envs_copy.reset(seed=0)
+    c2, *_ = envs_copy.step(np.zeros(2, dtype=np.int64))
+    assert not np.shares_memory(c1["board"], c2["board"])
+    frames = nestris.NesTetrisVectorEnv(2, render_mode="rgb_array")
+    frames.reset(seed=0)
+    assert len(frames.render()) == 2
