@@ -6,20 +6,16 @@
 //! deadline, so a key pressed just before a frame counts in it; the loop then sleeps
 //! until the next deadline (`ControlFlow::WaitUntil`).
 
-use std::num::NonZeroU32;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::{Instant, SystemTime};
 
 use anyhow::{anyhow, Context as _};
 use nestris_core::Buttons;
-use softbuffer::{Context, Surface};
 use winit::application::ApplicationHandler;
-use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{Fullscreen, Window, WindowId};
+use winit::window::WindowId;
 
 use crate::audio::Audio;
 use crate::canvas::Canvas;
@@ -29,19 +25,36 @@ use crate::input::{Command, KeyMap, Keyboard};
 use crate::options::{Autopilot, WindowOptions};
 use crate::pacing::{FramePacer, PacingLog};
 use crate::recording::{session_path, Recording};
+use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
 use crate::storage::{self, Settings};
 
 /// Frames run back to back at most when the loop is behind, before drawing.
-const MAX_CATCH_UP: u32 = 4;
+pub(crate) const MAX_CATCH_UP: u32 = 4;
 
 /// Plays the game in a window until the player quits.
 ///
 /// Errors (each one line): a config file that cannot be used (its line named), no
 /// display ("no display available: ..."), a window that cannot be drawn to. Missing
-/// sound or gamepads are not errors. Must be called on the main thread.
+/// sound or gamepads are not errors. Must be called on the main thread, once.
+///
+/// With [`WindowOptions::replay`] set, the replay in that file is shown in the replay
+/// viewer instead ([`crate::play_replay`]; its region is the replay's own), and the
+/// config file, the data folder and the replay folder are not touched.
 pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
+    if let Some(path) = options.replay.take() {
+        let replay = crate::viewer::load_replay(&path)?;
+        return crate::viewer::play_replay(
+            replay,
+            crate::viewer::ReplayViewerOptions {
+                scale: options.scale,
+                hud: options.hud,
+                rom_demo: options.rom_demo.take(),
+                mute: options.mute,
+            },
+        );
+    }
     let config = Config::load_or_create(&options.config_path)?;
     let (scores_path, settings_path) = storage::paths(&options.data_dir);
     let high_scores =
@@ -86,9 +99,7 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
         rate: options.frame_rate(),
         pacer: None,
         pacing_log,
-        window: None,
-        surface: None,
-        surface_size: (0, 0),
+        screen: None,
         settings,
         settings_path,
         scale: options.scale.clamp(1, 8),
@@ -107,18 +118,6 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
     result.map_err(|e| anyhow!("the window's event loop failed: {e}"))
 }
 
-/// winit's OS errors read "os error at FILE:LINE: what"; the player needs only "what".
-fn without_source_location(e: &dyn std::fmt::Display) -> String {
-    let s = e.to_string();
-    match s
-        .strip_prefix("os error at ")
-        .and_then(|rest| rest.split_once(": "))
-    {
-        Some((_, what)) => what.to_string(),
-        None => s,
-    }
-}
-
 /// The window and everything it drives.
 struct App {
     session: Session,
@@ -130,9 +129,7 @@ struct App {
     rate: f64,
     pacer: Option<FramePacer>,
     pacing_log: Option<PacingLog>,
-    window: Option<Rc<Window>>,
-    surface: Option<Surface<Rc<Window>, Rc<Window>>>,
-    surface_size: (u32, u32),
+    screen: Option<Screen>,
     settings: Settings,
     settings_path: PathBuf,
     scale: u32,
@@ -170,35 +167,20 @@ impl App {
     }
 
     fn open_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        let (w, h) = self.session.canvas_size();
-        let (w, h) = (w as u32, h as u32);
-        let mut attrs = Window::default_attributes()
-            .with_title(self.title)
-            .with_inner_size(PhysicalSize::new(w * self.scale, h * self.scale))
-            .with_min_inner_size(PhysicalSize::new(w / 2, h / 2))
-            .with_resizable(true);
-        if self.settings.fullscreen {
-            attrs = attrs.with_fullscreen(Some(Fullscreen::Borderless(None)));
-        }
-        let window = Rc::new(event_loop.create_window(attrs).map_err(|e| {
-            anyhow!(
-                "no display available: cannot open a window: {}",
-                without_source_location(&e)
-            )
-        })?);
-        let context = Context::new(Rc::clone(&window))
-            .map_err(|e| anyhow!("no display available: cannot draw to the display: {e}"))?;
-        let surface = Surface::new(&context, Rc::clone(&window))
-            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
-        self.window = Some(window);
-        self.surface = Some(surface);
+        self.screen = Some(Screen::open(
+            event_loop,
+            self.title,
+            self.session.canvas_size(),
+            self.scale,
+            self.settings.fullscreen,
+        )?);
         Ok(())
     }
 
     /// Runs the frames that are due; true if any ran. The schedule starts with the
     /// first frame, once the window is open.
     fn run_due_frames(&mut self) -> bool {
-        if self.window.is_none() {
+        if self.screen.is_none() {
             return false;
         }
         let rate = self.rate;
@@ -233,29 +215,11 @@ impl App {
 
     /// Draws the picture, scaled to the window, and shows it.
     fn present(&mut self) -> anyhow::Result<()> {
-        let (Some(window), Some(surface)) = (&self.window, &mut self.surface) else {
+        let Some(screen) = &mut self.screen else {
             return Ok(());
         };
-        let size = window.inner_size();
-        let (Some(w), Some(h)) = (NonZeroU32::new(size.width), NonZeroU32::new(size.height)) else {
-            return Ok(()); // Minimised.
-        };
-        if self.surface_size != (size.width, size.height) {
-            surface
-                .resize(w, h)
-                .map_err(|e| anyhow!("cannot resize the picture: {e}"))?;
-            self.surface_size = (size.width, size.height);
-        }
         self.session.draw(&mut self.canvas);
-        let mut buffer = surface
-            .buffer_mut()
-            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
-        self.canvas
-            .scale_into(&mut buffer, size.width as usize, size.height as usize);
-        window.pre_present_notify();
-        buffer
-            .present()
-            .map_err(|e| anyhow!("cannot show the picture: {e}"))
+        screen.present(&self.canvas)
     }
 
     fn command(&mut self, event_loop: &ActiveEventLoop, c: Command) {
@@ -274,10 +238,8 @@ impl App {
                 self.save_settings();
             }
             Command::Fullscreen => {
-                if let Some(window) = &self.window {
-                    let full = window.fullscreen().is_none();
-                    window.set_fullscreen(full.then_some(Fullscreen::Borderless(None)));
-                    self.settings.fullscreen = full;
+                if let Some(screen) = &self.screen {
+                    self.settings.fullscreen = screen.toggle_fullscreen();
                     self.save_settings();
                 }
             }
@@ -316,7 +278,7 @@ impl App {
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.window.is_some() {
+        if self.screen.is_some() {
             return;
         }
         if let Err(e) = self.open_window(event_loop) {
@@ -368,20 +330,5 @@ impl ApplicationHandler for App {
 
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.finish();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn os_errors_lose_their_source_location() {
-        let e = "os error at /src/linux/mod.rs:765: neither DISPLAY nor WAYLAND_DISPLAY is set.";
-        assert_eq!(
-            without_source_location(&e),
-            "neither DISPLAY nor WAYLAND_DISPLAY is set."
-        );
-        assert_eq!(without_source_location(&"plain"), "plain");
     }
 }

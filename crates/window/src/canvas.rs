@@ -46,6 +46,15 @@ impl Canvas {
         }
     }
 
+    /// Copies `src` with its top-left corner at (x, y), clipped to this canvas.
+    pub fn blit(&mut self, src: &Canvas, x: usize, y: usize) {
+        let w = src.width.min(self.width.saturating_sub(x));
+        for row in 0..src.height.min(self.height.saturating_sub(y)) {
+            let to = (y + row) * self.width + x;
+            self.pixels[to..to + w].copy_from_slice(&src.pixels[row * src.width..][..w]);
+        }
+    }
+
     /// Fills a rectangle, clipped to the canvas.
     pub fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, rgb: u32) {
         let x0 = x.clamp(0, self.width as i32) as usize;
@@ -120,6 +129,29 @@ impl Canvas {
         }
         scale
     }
+
+    /// Where a point of a `dst_w` x `dst_h` window falls on the canvas as
+    /// [`Canvas::scale_into`] places it: canvas pixels, fractional, and outside the
+    /// canvas (negative, or past its size) for points on the black border.
+    pub fn canvas_point(&self, dst_w: usize, dst_h: usize, x: f64, y: f64) -> Option<(f64, f64)> {
+        let (sw, sh) = (self.width, self.height);
+        if dst_w == 0 || dst_h == 0 || sw == 0 || sh == 0 {
+            return None;
+        }
+        // The picture is `sw * num / den` wide (`scale_into`'s two cases).
+        let scale = (dst_w / sw).min(dst_h / sh);
+        let (num, den) = if scale > 0 {
+            (scale, 1)
+        } else if dst_w * sh <= dst_h * sw {
+            (dst_w, sw)
+        } else {
+            (dst_h, sh)
+        };
+        let (w, h) = (sw * num / den, sh * num / den);
+        let (ox, oy) = ((dst_w - w) / 2, (dst_h - h) / 2);
+        let k = den as f64 / num as f64;
+        Some(((x - ox as f64) * k, (y - oy as f64) * k))
+    }
 }
 
 #[cfg(test)]
@@ -155,6 +187,30 @@ mod tests {
         assert_eq!(dst[ox + 1055], 0xABCDEF);
         assert_eq!(dst[ox + 1053], 0xABCDEF);
         assert_eq!(dst[ox + 1052], 0);
+    }
+
+    #[test]
+    fn window_points_map_back_to_canvas_pixels() {
+        let mut c = Canvas::new(352, 264);
+        c.fill_rect(100, 250, 4, 4, 0xABCDEF);
+        for (w, h) in [(1056, 792), (1200, 800), (300, 200), (352, 264)] {
+            let mut dst = vec![0; w * h];
+            c.scale_into(&mut dst, w, h);
+            let i = dst.iter().position(|&p| p == 0xABCDEF).unwrap();
+            let (x, y) = c
+                .canvas_point(w, h, (i % w) as f64 + 0.5, (i / w) as f64 + 0.5)
+                .unwrap();
+            // The first shown pixel of the block (a shrunk picture drops some).
+            assert!((100.0..101.5).contains(&x), "{w}x{h}: {x}");
+            assert!((250.0..251.5).contains(&y), "{w}x{h}: {y}");
+        }
+        let (x, _) = c.canvas_point(1200, 800, 0.0, 0.0).unwrap();
+        assert!(x < 0.0, "the border left of the picture");
+        assert_eq!(c.canvas_point(0, 10, 1.0, 1.0), None);
+        let mut small = Canvas::new(2, 2);
+        small.blit(&c, 0, 0);
+        c.blit(&Canvas::new(10, 10), 348, 260);
+        assert_eq!(c.pixel(351, 263), 0);
     }
 
     #[test]

@@ -6,7 +6,7 @@ pub const W: i32 = 5;
 pub const H: i32 = 7;
 
 /// Each glyph: seven rows, bit 4 the leftmost pixel.
-const GLYPHS: [(char, [u8; 7]); 48] = [
+const GLYPHS: [(char, [u8; 7]); 50] = [
     ('A', [0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11]),
     ('B', [0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E]),
     ('C', [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E]),
@@ -55,9 +55,12 @@ const GLYPHS: [(char, [u8; 7]); 48] = [
     ('>', [0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08]),
     ('<', [0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02]),
     ('=', [0x00, 0x00, 0x1F, 0x00, 0x1F, 0x00, 0x00]),
+    ('\u{2713}', [0x01, 0x01, 0x02, 0x12, 0x14, 0x0C, 0x08]), // check mark
+    ('\u{2717}', [0x11, 0x1B, 0x0E, 0x04, 0x0E, 0x1B, 0x11]), // ballot X
 ];
 
 /// The rows of `c` (lower case drawn as upper case); unknown characters draw as '?'.
+/// Besides ASCII there are a check mark (U+2713) and a ballot X (U+2717).
 pub fn glyph(c: char) -> [u8; 7] {
     let c = c.to_ascii_uppercase();
     GLYPHS
@@ -89,6 +92,8 @@ mod tests {
         }
         assert_eq!(glyph('q'), glyph('Q'));
         assert_eq!(glyph('~'), glyph('?'));
+        assert_ne!(glyph('\u{2713}'), glyph('?'));
+        assert_ne!(glyph('\u{2717}'), glyph('X'));
         assert_eq!(width("AB", 1), 11);
         assert_eq!(width("", 2), 0);
     }

@@ -14,6 +14,12 @@
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
 //! Tab = Select, Esc = quit (asks "QUIT? Y/N" during a game), M = mute, F11 = fullscreen.
+//!
+//! [`play_replay`] is the replay viewer: a [`nestris_replay::Replay`] played back in the
+//! window with the same picture, HUD and sound, paused, stepped frame by frame (back
+//! too), sped up or slowed down and seeked from a progress bar under the picture; at the
+//! end it shows whether the final state is the recorded one. The controller behind it,
+//! [`playback::Playback`], needs no window.
 
 mod app;
 mod audio;
@@ -25,11 +31,17 @@ pub mod hud;
 pub mod input;
 mod options;
 pub mod pacing;
+pub mod playback;
+pub mod progress;
 mod recording;
+mod screen;
 mod session;
 mod sfx;
 mod status;
 pub mod storage;
+pub mod viewer;
 
 pub use app::run;
 pub use options::{Autopilot, WindowOptions, USAGE};
+pub use sfx::Sfx;
+pub use viewer::{load_replay, play_replay, ReplayViewerOptions};

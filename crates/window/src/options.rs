@@ -33,6 +33,9 @@ pub struct WindowOptions {
     pub scale: u32,
     /// Start with the sound off (M still toggles it).
     pub mute: bool,
+    /// A replay file (`.nestris`, or an FCEUX `.fm2` movie) to watch in the replay viewer
+    /// instead of playing; the region is then the replay's own.
+    pub replay: Option<PathBuf>,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -47,6 +50,7 @@ impl fmt::Debug for WindowOptions {
             .field("data_dir", &self.data_dir)
             .field("scale", &self.scale)
             .field("mute", &self.mute)
+            .field("replay", &self.replay)
             .finish()
     }
 }
@@ -72,13 +76,16 @@ impl Default for WindowOptions {
             data_dir,
             scale: 3,
             mute: false,
+            replay: None,
         }
     }
 }
 
 /// The usage text of [`WindowOptions::from_args`].
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
-[--rom tetris.nes] [--config FILE] [--data-dir DIR] [--replay-dir DIR]";
+[--rom tetris.nes] [--config FILE] [--data-dir DIR] [--replay-dir DIR] [--replay FILE]
+  --replay FILE  watch a replay (.nestris or .fm2) instead of playing: Space pause, \
+Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
 
 impl WindowOptions {
     /// Parses the binary's flags (the arguments after the program name) over the defaults.
@@ -105,6 +112,7 @@ impl WindowOptions {
                 }
                 "--config" => o.config_path = value("--config")?.into(),
                 "--data-dir" => o.data_dir = value("--data-dir")?.into(),
+                "--replay" => o.replay = Some(value("--replay")?.into()),
                 "--replay-dir" => {
                     o.replay_dir = value("--replay-dir")?.into();
                     replay_dir_given = true;
@@ -157,6 +165,10 @@ mod tests {
         let o = WindowOptions::from_args(args("--data-dir d")).unwrap();
         assert_eq!(o.replay_dir, PathBuf::from("d").join("replays"));
         assert!(format!("{o:?}").contains("scale: 3"));
+        assert_eq!(o.replay, None);
+        let o = WindowOptions::from_args(args("--replay games/a.nestris --hud")).unwrap();
+        assert_eq!(o.replay, Some(PathBuf::from("games/a.nestris")));
+        assert!(o.hud);
     }
 
     #[test]
@@ -164,6 +176,7 @@ mod tests {
         assert!(WindowOptions::from_args(args("--scale 0")).is_err());
         assert!(WindowOptions::from_args(args("--scale")).is_err());
         assert!(WindowOptions::from_args(args("--what")).is_err());
+        assert!(WindowOptions::from_args(args("--replay")).is_err());
         assert!(WindowOptions::from_args(args("--rom /nonexistent/x.nes")).is_err());
     }
 }

@@ -1,5 +1,6 @@
 //! A status file for scripts and tests (`NESTRIS_STATUS_FILE=path`): one line with the
-//! game's mode, rewritten atomically whenever it changes.
+//! game's mode, rewritten atomically whenever it changes. The replay viewer adds the
+//! shown frame, the replay's length, the speed, pause and the verdict to that line.
 
 use std::path::PathBuf;
 
@@ -14,16 +15,23 @@ pub const STATUS_FILE_VAR: &str = "NESTRIS_STATUS_FILE";
 pub struct StatusFile {
     path: PathBuf,
     last: Option<[u32; 5]>,
+    last_text: Option<String>,
 }
 
 impl StatusFile {
     /// The file named by `NESTRIS_STATUS_FILE`, if set.
     pub fn from_env() -> Option<StatusFile> {
         let p = std::env::var_os(STATUS_FILE_VAR).filter(|p| !p.is_empty())?;
-        Some(StatusFile {
-            path: PathBuf::from(p),
+        Some(StatusFile::at(PathBuf::from(p)))
+    }
+
+    /// A status file at `path`.
+    pub fn at(path: PathBuf) -> StatusFile {
+        StatusFile {
+            path,
             last: None,
-        })
+            last_text: None,
+        }
     }
 
     /// The status line of a state.
@@ -54,6 +62,15 @@ impl StatusFile {
         self.write(&StatusFile::line(s, frames));
     }
 
+    /// Rewrites the file with `text` unless that is what it holds already.
+    pub fn set(&mut self, text: &str) {
+        if self.last_text.as_deref() == Some(text) {
+            return;
+        }
+        self.last_text = Some(text.to_string());
+        self.write(text);
+    }
+
     /// Notes that the game has ended.
     pub fn exited(&mut self, s: &Snapshot, frames: u64) {
         self.write(&format!("{}exited\n", StatusFile::line(s, frames)));
@@ -74,10 +91,7 @@ mod tests {
     fn writes_on_change() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("status");
-        let mut f = StatusFile {
-            path: path.clone(),
-            last: None,
-        };
+        let mut f = StatusFile::at(path.clone());
         let g = Game::power_on(Region::Ntsc);
         f.update(g.state(), 0);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -89,5 +103,11 @@ mod tests {
         assert!(std::fs::read_to_string(&path)
             .unwrap()
             .ends_with("exited\n"));
+        f.set("a\n");
+        std::fs::remove_file(&path).unwrap();
+        f.set("a\n");
+        assert!(!path.exists(), "the same text: not rewritten");
+        f.set("b\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "b\n");
     }
 }

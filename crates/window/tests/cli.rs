@@ -57,3 +57,28 @@ fn usage_errors_exit_with_two() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("usage: nestris-window"));
 }
+
+#[test]
+fn a_replay_that_cannot_be_read_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.nestris");
+    let out = binary().arg("--replay").arg(&missing).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot read") && err.contains("missing.nestris"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    // A damaged replay names what is wrong.
+    let bad = dir.path().join("bad.nestris");
+    std::fs::write(&bad, b"NESTRISR\x01\x00garbage").unwrap();
+    let out = binary().arg("--replay").arg(&bad).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("bad.nestris") && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(binary().arg("--replay").output().unwrap().status.code() == Some(2));
+}

@@ -3,6 +3,11 @@
 //! screenshot must show the play screen, the status file must say the game is in play,
 //! and quitting (Esc, Y) must leave a replay that replays.
 //!
+//! And the replay viewer (`--replay FILE`): a replay recorded here is played, paused,
+//! stepped both ways, sped up and down, seeked with the keys and with the mouse on the
+//! progress bar; the status file must follow each step, and a screenshot must show
+//! exactly the renderer's picture of the frame it says, the HUD and the bar.
+//!
 //! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick). Missing
 //! ones are installed with apt-get when running as root (as CI does); if that is not
 //! possible the test prints why and passes without running.
@@ -13,8 +18,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use nestris_core::{Buttons, Game, GameSetup};
+use nestris_core::{Buttons, Game, GameSetup, Region};
 use nestris_render::{Frame, Renderer};
+use nestris_replay::{Recorder, Replay, Start};
 
 const TOOLS: [&str; 4] = ["Xvfb", "xdotool", "xwd", "convert"];
 
@@ -136,6 +142,102 @@ fn read_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     (w, h, bytes[i + 1..i + 1 + w * h * 3].to_vec())
 }
 
+/// Waits for the game's window to appear; returns its id.
+fn find_window(display: &str, game: &mut Guard, started: Instant, stderr: &Path) -> String {
+    loop {
+        let found = xdotool(display, &["search", "--name", "^nestris"]);
+        if let Some(w) = found.lines().next() {
+            return w.to_string();
+        }
+        if let Ok(Some(s)) = game.0.try_wait() {
+            panic!(
+                "the program exited ({s}): {}",
+                std::fs::read_to_string(stderr).unwrap_or_default()
+            );
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "no window");
+        sleep(Duration::from_millis(100));
+    }
+}
+
+/// Where a window shows a canvas of `w` x `h` pixels: its top-left corner on the
+/// screen and the whole-number scale.
+struct Placement {
+    x: usize,
+    y: usize,
+    scale: usize,
+}
+
+fn placement(display: &str, window: &str, w: usize, h: usize) -> Placement {
+    let geometry = xdotool(display, &["getwindowgeometry", window]);
+    let numbers = |key: &str, sep: char| -> (usize, usize) {
+        let line = geometry.lines().find(|l| l.contains(key)).unwrap();
+        let v = line
+            .split(':')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let (a, b) = v.split_once(sep).unwrap();
+        (a.parse().unwrap(), b.parse().unwrap())
+    };
+    let (wx, wy) = numbers("Position", ',');
+    let (ww, wh) = numbers("Geometry", 'x');
+    let scale = (ww / w).min(wh / h);
+    assert_eq!(scale, 3, "default window 3x: {geometry}");
+    Placement {
+        x: wx + (ww - w * scale) / 2,
+        y: wy + (wh - h * scale) / 2,
+        scale,
+    }
+}
+
+impl Placement {
+    /// The screen position of the middle of canvas pixel (x, y).
+    fn screen(&self, x: f64, y: f64) -> (usize, usize) {
+        let s = self.scale as f64;
+        (
+            self.x + (x * s + s / 2.0) as usize,
+            self.y + (y * s + s / 2.0) as usize,
+        )
+    }
+}
+
+/// A screenshot of the whole screen.
+struct Shot {
+    width: usize,
+    rgb: Vec<u8>,
+}
+
+impl Shot {
+    /// The colour of canvas pixel (x, y) in the window placed at `p`.
+    fn at(&self, p: &Placement, x: usize, y: usize) -> u32 {
+        let (px, py) = (p.x + x * p.scale + 1, p.y + y * p.scale + 1);
+        let i = (py * self.width + px) * 3;
+        u32::from(self.rgb[i]) << 16 | u32::from(self.rgb[i + 1]) << 8 | u32::from(self.rgb[i + 2])
+    }
+}
+
+/// Takes a screenshot, keeps it as `name` (a PNG) in the test's target folder, and
+/// returns its pixels.
+fn screenshot(display: &str, dir: &Path, name: &str) -> Shot {
+    let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let ppm = dir.join("shot.ppm");
+    let cmd = format!(
+        "xwd -root -silent -display {display} > '{0}/shot.xwd' && convert '{0}/shot.xwd' '{1}' \
+         && convert '{0}/shot.xwd' '{2}'",
+        dir.display(),
+        png.display(),
+        ppm.display()
+    );
+    let ok = Command::new("sh").arg("-c").arg(&cmd).status().unwrap();
+    assert!(ok.success(), "screenshot: {cmd}");
+    println!("screenshot: {}", png.display());
+    let (width, _, rgb) = read_ppm(&std::fs::read(&ppm).unwrap());
+    Shot { width, rgb }
+}
+
 /// The play screen as the renderer draws it for some game at level 0.
 fn reference_play_frame() -> Frame {
     let mut game = Game::new(GameSetup::default());
@@ -185,17 +287,7 @@ fn the_window_plays_from_power_on() {
     let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
 
     // The window appears.
-    let window = loop {
-        let found = xdotool(&display, &["search", "--name", "^nestris"]);
-        if let Some(w) = found.lines().next() {
-            break w.to_string();
-        }
-        if let Ok(Some(s)) = game.0.try_wait() {
-            panic!("the game exited ({s}): {}", stderr());
-        }
-        assert!(started.elapsed() < Duration::from_secs(20), "no window");
-        sleep(Duration::from_millis(100));
-    };
+    let window = find_window(&display, &mut game, started, &stderr_path);
     xdotool(&display, &["windowfocus", "--sync", &window]);
 
     // The legal screen reads Start from frame 267 (4.4 s): then Enter through the title,
@@ -228,46 +320,10 @@ fn the_window_plays_from_power_on() {
         status(&status_path)
     );
 
-    // The screenshot.
-    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let png = shots.join("nestris-window-xvfb.png");
-    let ppm = dir.path().join("shot.ppm");
-    let cmd = format!(
-        "xwd -root -silent -display {display} > '{0}/shot.xwd' && convert '{0}/shot.xwd' '{1}' \
-         && convert '{0}/shot.xwd' '{2}'",
-        dir.path().display(),
-        png.display(),
-        ppm.display()
-    );
-    let ok = Command::new("sh").arg("-c").arg(&cmd).status().unwrap();
-    assert!(ok.success(), "screenshot: {cmd}");
-    println!("screenshot: {}", png.display());
-
-    // Where the window is: 352x240 (NES + HUD) at 3x.
-    let geometry = xdotool(&display, &["getwindowgeometry", &window]);
-    let numbers = |key: &str, sep: char| -> (usize, usize) {
-        let line = geometry.lines().find(|l| l.contains(key)).unwrap();
-        let v = line
-            .split(':')
-            .nth(1)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap();
-        let (a, b) = v.split_once(sep).unwrap();
-        (a.parse().unwrap(), b.parse().unwrap())
-    };
-    let (wx, wy) = numbers("Position", ',');
-    let (ww, wh) = numbers("Geometry", 'x');
-    let scale = (ww / 352).min(wh / 240);
-    assert_eq!(scale, 3, "default window 3x: {geometry}");
-    let (ox, oy) = (wx + (ww - 352 * scale) / 2, wy + (wh - 240 * scale) / 2);
-    let (sw, _, rgb) = read_ppm(&std::fs::read(&ppm).unwrap());
-    let at = |x: usize, y: usize| -> u32 {
-        let (px, py) = (ox + x * scale + 1, oy + y * scale + 1);
-        let i = (py * sw + px) * 3;
-        u32::from(rgb[i]) << 16 | u32::from(rgb[i + 1]) << 8 | u32::from(rgb[i + 2])
-    };
+    // The screenshot; the window is 352x240 (NES + HUD) at 3x.
+    let shot = screenshot(&display, dir.path(), "nestris-window-xvfb.png");
+    let place = placement(&display, &window, 352, 240);
+    let at = |x: usize, y: usize| shot.at(&place, x, y);
     // The play screen's fixed parts (backdrop, frames, labels) match the renderer's.
     let reference = reference_play_frame();
     let mut same = 0;
@@ -336,4 +392,228 @@ fn the_window_plays_from_power_on() {
         (stats.mean - stats.target).abs() / stats.target < 0.02,
         "{stats}"
     );
+}
+
+/// The buttons of frame `i` of the viewer test's replay: through the menus from
+/// power-on, then shifts, rotations and soft drops.
+fn script(i: usize) -> Buttons {
+    match i {
+        270..354 if (i - 270) % 21 == 0 => Buttons::START,
+        0..354 => Buttons::NONE,
+        _ => match i % 48 {
+            0 | 2 if i % 96 < 48 => Buttons::LEFT,
+            0 | 2 | 4 => Buttons::RIGHT,
+            8 => Buttons::A,
+            20..40 => Buttons::DOWN,
+            _ => Buttons::NONE,
+        },
+    }
+}
+
+/// Polls the status file until `ok` holds (10 s at most).
+fn wait_status(path: &Path, what: &str, ok: impl Fn(&Path) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !ok(path) {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: the status says {}",
+            status(path)
+        );
+        sleep(Duration::from_millis(20));
+    }
+}
+
+fn speed(path: &Path) -> Option<f64> {
+    status(path)
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("speed=")?.parse().ok())
+}
+
+#[test]
+fn the_replay_viewer_plays_steps_and_seeks() {
+    if !ensure_tools() {
+        println!(
+            "SKIPPED the_replay_viewer_plays_steps_and_seeks: Xvfb, xdotool, xwd or convert \
+             is missing and could not be installed"
+        );
+        return;
+    }
+    const TOTAL: u32 = 900;
+    let dir = tempfile::tempdir().unwrap();
+    let replay_path = dir.path().join("game.nestris");
+    let mut recorder = Recorder::new(Start::PowerOn(Region::Ntsc));
+    for i in 0..TOTAL as usize {
+        recorder.push(script(i));
+    }
+    recorder.save(&replay_path).unwrap();
+    let replay: Replay = recorder.replay();
+
+    let (_xvfb, display) = start_xvfb();
+    let status_path = dir.path().join("status");
+    let stderr_path = dir.path().join("stderr");
+    let started = Instant::now();
+    let viewer = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env("NESTRIS_STATUS_FILE", &status_path)
+        .env_remove("NESTRIS_PACING_LOG")
+        .arg("--replay")
+        .arg(&replay_path)
+        .arg("--hud")
+        .arg("--mute")
+        .arg("--data-dir")
+        .arg(dir.path().join("data"))
+        .arg("--config")
+        .arg(dir.path().join("config.toml"))
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .expect("the viewer starts");
+    let mut viewer = Guard(viewer);
+    let window = find_window(&display, &mut viewer, started, &stderr_path);
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    let frames = |p: &Path| field(p, "frames");
+    let paused = |p: &Path| field(p, "paused") == Some(1);
+    let key = |k: &str| {
+        xdotool(&display, &["key", k]);
+    };
+
+    // It plays from the start at 1x, then Space pauses and the frame holds.
+    wait_status(&status_path, "playing", |p| {
+        frames(p).unwrap_or(0) > 30 && field(p, "paused") == Some(0) && speed(p) == Some(1.0)
+    });
+    assert_eq!(field(&status_path, "total"), Some(TOTAL));
+    key("space");
+    wait_status(&status_path, "Space pauses", |p| paused(p));
+    let held = frames(&status_path).unwrap();
+    sleep(Duration::from_millis(300));
+    assert_eq!(frames(&status_path), Some(held), "paused: the frame holds");
+
+    // End: the last frame, paused, verified against the recorded hash.
+    key("End");
+    wait_status(&status_path, "End", |p| {
+        frames(p) == Some(TOTAL) && paused(p) && status(p).contains("verified=yes")
+    });
+    // Stepping back, Home, the number keys, stepping forward and back.
+    for _ in 0..3 {
+        key("Left");
+    }
+    wait_status(&status_path, "Left x3", |p| frames(p) == Some(TOTAL - 3));
+    key("Home");
+    wait_status(&status_path, "Home", |p| frames(p) == Some(0));
+    key("5");
+    wait_status(&status_path, "5 = 50%", |p| frames(p) == Some(TOTAL / 2));
+    key("period");
+    key("Right");
+    wait_status(&status_path, ". and Right", |p| {
+        frames(p) == Some(TOTAL / 2 + 2)
+    });
+    key("comma");
+    wait_status(&status_path, ",", |p| frames(p) == Some(TOTAL / 2 + 1));
+    assert!(paused(&status_path));
+
+    // Speeds: Up twice = 4x, Down four times = 1/4x, + and - (the keys, unshifted).
+    key("Up");
+    key("Up");
+    wait_status(&status_path, "Up x2", |p| speed(p) == Some(4.0));
+    for _ in 0..4 {
+        key("Down");
+    }
+    wait_status(&status_path, "Down x4", |p| speed(p) == Some(0.25));
+    key("equal");
+    wait_status(&status_path, "+", |p| speed(p) == Some(0.5));
+    key("minus");
+    key("minus");
+    wait_status(&status_path, "- at the bottom", |p| speed(p) == Some(0.25));
+    key("Up");
+    key("Up");
+    wait_status(&status_path, "back to 1x", |p| speed(p) == Some(1.0));
+
+    // The mouse: a click on the bar at 75%, then a drag that ends at 40%.
+    let (cw, ch) = (352, 240 + nestris_window::progress::BAR_HEIGHT);
+    let place = placement(&display, &window, cw, ch);
+    let (x0, w) = nestris_window::progress::track(cw);
+    let bar_y = 240.0 + 7.0;
+    let on_bar = |f: f64| place.screen(f64::from(x0) + f * f64::from(w), bar_y);
+    let near = |p: &Path, f: f64| {
+        let want = f * f64::from(TOTAL);
+        frames(p).is_some_and(|n| (f64::from(n) - want).abs() <= 2.0)
+    };
+    let (x, y) = on_bar(0.75);
+    xdotool(
+        &display,
+        &["mousemove", &x.to_string(), &y.to_string(), "click", "1"],
+    );
+    wait_status(&status_path, "click at 75%", |p| near(p, 0.75));
+    let (x, y) = on_bar(0.2);
+    xdotool(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+    xdotool(&display, &["mousedown", "1"]);
+    wait_status(&status_path, "press at 20%", |p| near(p, 0.2));
+    for f in [0.3, 0.6, 0.4] {
+        let (x, _) = on_bar(f);
+        // Off the bar vertically: a drag follows x wherever the pointer is.
+        xdotool(
+            &display,
+            &["mousemove", &x.to_string(), &(y - 100).to_string()],
+        );
+        sleep(Duration::from_millis(60));
+    }
+    xdotool(&display, &["mouseup", "1"]);
+    wait_status(&status_path, "drag to 40%", |p| near(p, 0.4));
+    assert!(paused(&status_path), "seeking keeps the pause");
+
+    // 7 = 70%: in play. The screenshot must show exactly the renderer's picture of
+    // that frame, the HUD beside it and the bar under it.
+    key("7");
+    let shown = TOTAL * 7 / 10;
+    wait_status(&status_path, "7 = 70%", |p| frames(p) == Some(shown));
+    sleep(Duration::from_millis(200));
+    let shot = screenshot(&display, dir.path(), "nestris-window-replay-viewer.png");
+    let mut game = replay.start.game();
+    let mut renderer = Renderer::new();
+    renderer.observe(&game);
+    for &b in &replay.inputs[..shown as usize] {
+        game.step(b);
+        renderer.observe(&game);
+    }
+    assert_eq!(game.state().game_mode, 4, "frame {shown} is in play");
+    let mut reference = Frame::new();
+    renderer.draw(&game, &mut reference);
+    let mut differ = 0;
+    for y in 0..240 {
+        for x in 0..256 {
+            if shot.at(&place, x, y) != reference.pixel(x, y) {
+                differ += 1;
+            }
+        }
+    }
+    assert_eq!(differ, 0, "pixels unlike the renderer's frame {shown}");
+    assert_eq!(shot.at(&place, 256 + 2, 100), 0x747474, "HUD panel outline");
+    let track_at = |f: f64| shot.at(&place, (f64::from(x0) + f * f64::from(w)) as usize, 240 + 6);
+    assert_eq!(track_at(0.5), nestris_window::progress::FILLED, "played");
+    assert_eq!(track_at(0.9), nestris_window::progress::TRACK, "to come");
+    let verified_mark = (240 + 14..240 + 21)
+        .any(|y| (250..346).any(|x| shot.at(&place, x, y) == nestris_window::progress::GOOD));
+    assert!(verified_mark, "\"VERIFIED\" in green on the bar");
+
+    // Space plays on; Esc closes.
+    key("space");
+    wait_status(&status_path, "Space resumes", |p| {
+        frames(p).is_some_and(|n| n > shown + 10)
+    });
+    key("Escape");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(s) = viewer.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the viewer did not close");
+        sleep(Duration::from_millis(50));
+    };
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    assert!(code.success(), "exit {code}: {stderr}");
+    assert!(status(&status_path).ends_with("exited\n"));
+    // Nothing was written besides the status: no config, no data, no replay.
+    assert!(!dir.path().join("config.toml").exists());
+    assert!(!dir.path().join("data").exists());
 }

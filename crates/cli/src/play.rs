@@ -1,0 +1,87 @@
+//! `nestris play` (and `nestris` alone): the game in a window, or in the terminal.
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use nestris_core::Region;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `nestris play`.
+#[derive(Debug, Parser, Default)]
+pub struct Args {
+    /// Play in the terminal instead of a window.
+    #[arg(long)]
+    pub tui: bool,
+    /// The PAL cartridge (50.007 Hz, PAL gravity and DAS).
+    #[arg(long)]
+    pub pal: bool,
+    /// Show the competitive HUD (tetris rate, drought, DAS meter, inputs).
+    #[arg(long)]
+    pub hud: bool,
+    /// Window scale (1-8).
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u32>,
+    /// Start muted.
+    #[arg(long)]
+    pub mute: bool,
+    /// Your own Tetris (USA) ROM image: the title screen's demo then shows the cartridge's demo.
+    #[arg(long, value_name = "PATH")]
+    pub rom: Option<PathBuf>,
+    /// The key-binding file (default: in your config directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Where high scores and settings are kept (default: your data directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Where every session's replay is saved (default: `replays` in the data directory).
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    /// Terminal mode: press through the menus to an A-type game at this level.
+    #[arg(long, value_name = "LEVEL")]
+    pub quick: Option<u8>,
+}
+
+/// Runs `nestris play`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let region = if args.pal { Region::Pal } else { Region::Ntsc };
+    if args.tui {
+        if args.quick.is_some_and(|l| l > 19) {
+            anyhow::bail!("--quick takes a level from 0 to 19");
+        }
+        nestris_tui::run(nestris_tui::TuiOptions {
+            region,
+            quick: args.quick,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut options = nestris_window::WindowOptions {
+        region,
+        hud: args.hud,
+        mute: args.mute,
+        ..Default::default()
+    };
+    if let Some(s) = args.scale {
+        if !(1..=8).contains(&s) {
+            anyhow::bail!("--scale takes 1 to 8");
+        }
+        options.scale = s;
+    }
+    if let Some(p) = &args.config {
+        options.config_path = p.clone();
+    }
+    if let Some(d) = &args.data_dir {
+        options.data_dir = d.clone();
+        if args.replay_dir.is_none() {
+            options.replay_dir = d.join("replays");
+        }
+    }
+    if let Some(d) = &args.replay_dir {
+        options.replay_dir = d.clone();
+    }
+    if let Some(rom) = &args.rom {
+        let demo = crate::replay::demo_tables(Some(rom)).context("--rom")?;
+        options.rom_demo = Some(demo);
+    }
+    nestris_window::run(options)?;
+    Ok(ExitCode::SUCCESS)
+}

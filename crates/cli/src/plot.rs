@@ -1,0 +1,94 @@
+//! Charts as PNG files with plotters (text in the embedded DejaVu Sans font, so no system
+//! fonts are needed).
+
+use anyhow::{anyhow, Result};
+use nestris_sim::rng::{Analysis, PIECES};
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+use std::path::Path;
+use std::sync::Once;
+
+fn fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // A failure leaves plotters without the font; drawing text then fails with a message.
+        let _ = register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
+    });
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("{e:?}")
+}
+
+/// The piece name at a whole tick (axis values are piece indices), empty between them.
+fn label(v: f64, flipped: bool) -> String {
+    let i = v.round();
+    if (v - i).abs() > 0.01 || !(0.0..=6.0).contains(&i) {
+        return String::new();
+    }
+    let i = if flipped { 6 - i as usize } else { i as usize };
+    PIECES[i].to_string()
+}
+
+/// A heat map of P(next | previous) with the percentages written in the cells.
+pub fn heat_map(path: &Path, a: &Analysis) -> Result<()> {
+    fonts();
+    let root = BitMapBackend::new(path, (760, 720)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "NES Tetris: P(next piece | previous piece)",
+            ("sans-serif", 26),
+        )
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..6.5, -0.5f64..6.5)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(7)
+        .y_labels(7)
+        .x_label_formatter(&|x| label(*x, false))
+        .y_label_formatter(&|y| label(*y, true))
+        .x_desc("next")
+        .y_desc("previous")
+        .label_style(("sans-serif", 20))
+        .draw()
+        .map_err(err)?;
+    let max = a
+        .matrix
+        .iter()
+        .flatten()
+        .cloned()
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    for (prev, row) in a.matrix.iter().enumerate() {
+        for (next, &p) in row.iter().enumerate() {
+            let y = 6.0 - prev as f64;
+            let x = next as f64;
+            let t = (p / max).clamp(0.0, 1.0);
+            let colour = RGBColor(
+                (255.0 * t) as u8,
+                (60.0 + 100.0 * (1.0 - t)) as u8,
+                (255.0 * (1.0 - t)) as u8,
+            );
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
+                    colour.filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{:.1}%", p * 100.0),
+                    (x - 0.3, y + 0.1),
+                    ("sans-serif", 18).into_font().color(&WHITE),
+                )))
+                .map_err(err)?;
+        }
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}

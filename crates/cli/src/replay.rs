@@ -1,0 +1,171 @@
+//! `nestris replay`: verify and summarise a replay or an FCEUX movie, or play it back.
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use nestris_core::{bcd, DemoData};
+use nestris_replay::{fm2, Replay, Start};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `nestris replay`.
+#[derive(Debug, Parser)]
+pub struct Args {
+    /// A replay file (.nestris) or an FCEUX movie (.fm2).
+    pub file: PathBuf,
+    /// Verify and print the result instead of opening the window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Window playback: show the HUD.
+    #[arg(long)]
+    pub hud: bool,
+    /// Window playback: scale 1-8.
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u32>,
+    /// Window playback: no sound.
+    #[arg(long)]
+    pub mute: bool,
+    /// Print the result as JSON (with --headless).
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many frames and print the state at that point.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+    /// Your own Tetris (USA) ROM image, for replays that show the cartridge's demo.
+    #[arg(long, value_name = "PATH")]
+    pub rom: Option<PathBuf>,
+}
+
+/// Reads a replay or a movie by its content.
+pub fn load(path: &Path) -> Result<Replay> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(&nestris_replay::MAGIC) {
+        return Replay::from_bytes(&bytes).with_context(|| format!("{}", path.display()));
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| {
+        anyhow::anyhow!(
+            "{}: neither a nestris replay nor an FCEUX movie",
+            path.display()
+        )
+    })?;
+    fm2::parse(text).with_context(|| format!("{}: not a valid FCEUX movie", path.display()))
+}
+
+/// The demo tables to play with: the user's ROM's, or the built-in ones.
+pub fn demo_tables(rom: Option<&Path>) -> Result<DemoData> {
+    match rom {
+        None => Ok(DemoData::BUILTIN),
+        Some(p) => {
+            let image =
+                std::fs::read(p).with_context(|| format!("cannot read ROM {}", p.display()))?;
+            nestris_replay::rom::demo_tables(&image).with_context(|| format!("{}", p.display()))
+        }
+    }
+}
+
+fn start_name(s: &Start) -> &'static str {
+    match s {
+        Start::PowerOn(_) => "power-on",
+        Start::Setup(_) => "game setup",
+        Start::Snapshot(_) => "snapshot",
+    }
+}
+
+/// Runs `nestris replay`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let replay = load(&args.file)?;
+    let demo = demo_tables(args.rom.as_deref())?;
+    if !args.headless {
+        if args.json || args.frames.is_some() {
+            bail!("--json and --frames go with --headless");
+        }
+        let mut options = nestris_window::ReplayViewerOptions {
+            hud: args.hud,
+            mute: args.mute,
+            ..Default::default()
+        };
+        if let Some(s) = args.scale {
+            if !(1..=8).contains(&s) {
+                bail!("--scale takes 1 to 8");
+            }
+            options.scale = s;
+        }
+        if args.rom.is_some() {
+            options.rom_demo = Some(demo);
+        }
+        nestris_window::play_replay(replay, options)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let frames = args
+        .frames
+        .map(|f| f as usize)
+        .unwrap_or(replay.inputs.len());
+    if frames > replay.inputs.len() {
+        bail!(
+            "--frames {frames}: the replay has only {} frames",
+            replay.inputs.len()
+        );
+    }
+    let (game, summary) = replay.play_with_demo(frames, &demo);
+    let whole = frames == replay.inputs.len();
+    let verified = match (whole, replay.final_hash) {
+        (true, Some(h)) => Some(h == summary.final_hash),
+        _ => None,
+    };
+    let s = game.state();
+    let mode = match s.game_mode {
+        0 => "legal screen",
+        1 => "title",
+        2 => "game-type menu",
+        3 => "level menu",
+        4 => "play",
+        5 => "demo",
+        _ => "demo start",
+    };
+    let ended = s.play_state == 0 || s.play_state == 10 || summary.games_ended > 0;
+    if args.json {
+        let v = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "start": start_name(&replay.start),
+            "frames": summary.frames,
+            "score": summary.score,
+            "lines": summary.lines,
+            "level": summary.level,
+            "pieces": summary.pieces,
+            "game_type": if s.game_type == 0 { "A" } else { "B" },
+            "game_mode": mode,
+            "game_ended": ended,
+            "final_hash": format!("{:016x}", summary.final_hash),
+            "verified": verified,
+            "state": {
+                "play_state": s.play_state, "x": s.x, "y": s.y, "piece": s.piece,
+                "next": s.next_piece, "frame_counter": s.frame_counter, "rng": s.rng,
+                "score": bcd::score_value(s.score), "lines": bcd::lines_value(s.lines),
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("file        {}", args.file.display());
+        println!("start       {}", start_name(&replay.start));
+        println!("frames      {}", summary.frames);
+        println!(
+            "game        {}-type, {mode}",
+            if s.game_type == 0 { "A" } else { "B" }
+        );
+        println!("score       {}", summary.score);
+        println!("lines       {}", summary.lines);
+        println!("level       {}", summary.level);
+        println!("pieces      {}", summary.pieces);
+        println!("ended       {}", if ended { "yes" } else { "no" });
+        println!("state hash  {:016x}", summary.final_hash);
+        match verified {
+            Some(true) => println!("verified    yes"),
+            Some(false) => println!("verified    NO: the recorded final state differs"),
+            None => println!("verified    -"),
+        }
+    }
+    Ok(if verified == Some(false) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,71 @@
+//! `nestris screenshot`: a game state as a PNG, drawn by the renderer.
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use nestris_core::{DemoData, Game, Snapshot};
+use nestris_render::{encode_png, Frame, Renderer};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `nestris screenshot`.
+#[derive(Debug, Parser)]
+pub struct Args {
+    /// Take the state from this replay (or FCEUX movie), after --frame frames.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "snapshot",
+        required_unless_present = "snapshot"
+    )]
+    pub replay: Option<PathBuf>,
+    /// Take the state from a snapshot file (the engine's 421-byte encoding).
+    #[arg(long, value_name = "FILE")]
+    pub snapshot: Option<PathBuf>,
+    /// Frames of the replay to play first (default: all).
+    #[arg(long, value_name = "N")]
+    pub frame: Option<u64>,
+    /// The PNG to write.
+    #[arg(short, long, value_name = "FILE.png")]
+    pub output: PathBuf,
+}
+
+/// Runs `nestris screenshot`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let mut renderer = Renderer::new();
+    let game = if let Some(path) = &args.replay {
+        let replay = crate::replay::load(path)?;
+        let n = args
+            .frame
+            .map(|f| f as usize)
+            .unwrap_or(replay.inputs.len());
+        if n > replay.inputs.len() {
+            bail!(
+                "--frame {n}: the replay has only {} frames",
+                replay.inputs.len()
+            );
+        }
+        let mut game = replay.start.game();
+        // The renderer follows the game frame by frame (it keeps the rows being cleared).
+        for &b in &replay.inputs[..n] {
+            game.step_with_demo(b, &DemoData::BUILTIN);
+            renderer.observe(&game);
+        }
+        game
+    } else if let Some(path) = &args.snapshot {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let s = Snapshot::decode(&bytes)
+            .map_err(|e| anyhow::anyhow!("{}: not a valid snapshot: {e}", path.display()))?;
+        let game =
+            Game::from_snapshot(s).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        renderer.observe(&game);
+        game
+    } else {
+        bail!("give --replay FILE or --snapshot FILE");
+    };
+    let mut frame = Frame::new();
+    renderer.draw(&game, &mut frame);
+    nestris_replay::write_atomically(&args.output, &encode_png(&frame))
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,146 @@
+//! `nestris sim`: games headless as fast as the machine allows.
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use nestris_core::Region;
+use nestris_sim::{inputs, run as simulate, Policy, SimConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `nestris sim`.
+#[derive(Debug, Parser)]
+pub struct Args {
+    /// Input policy: idle, random, hold-right or tap:N.
+    #[arg(long, default_value = "random", conflicts_with_all = ["inputs", "replay"])]
+    pub policy: String,
+    /// An input file: one line of buttons per frame (`LRUDABST` letters, `.` for none).
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub inputs: Option<PathBuf>,
+    /// Replay a replay file headless (ignores --games, --level, --seed).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Start level 0..=19 (10..=19 as with A+Start on the menu).
+    #[arg(long, default_value_t = 0)]
+    pub level: u8,
+    /// Seed of the first game (game i uses seed + i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop each game after this many frames.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_frames: u64,
+    /// PAL instead of NTSC.
+    #[arg(long)]
+    pub pal: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Include every game in the JSON output.
+    #[arg(long)]
+    pub per_game: bool,
+}
+
+/// Runs `nestris sim`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    if let Some(path) = &args.replay {
+        let replay = crate::replay::load(path)?;
+        let start = std::time::Instant::now();
+        let (_, s) = replay.play_with_demo(replay.inputs.len(), &nestris_core::DemoData::BUILTIN);
+        let secs = start.elapsed().as_secs_f64();
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"games": 1, "frames": s.frames, "seconds": secs,
+                    "frames_per_second": s.frames as f64 / secs.max(1e-9), "pieces": s.pieces,
+                    "lines": s.lines, "score": s.score, "final_hash": format!("{:016x}", s.final_hash)})
+            );
+        } else {
+            println!(
+                "1 game, {} frames in {secs:.3} s ({:.1} M frames/s)",
+                s.frames,
+                s.frames as f64 / secs.max(1e-9) / 1e6
+            );
+            println!(
+                "score {}, lines {}, level {}, pieces {}",
+                s.score, s.lines, s.level, s.pieces
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let policy = match &args.inputs {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let v = inputs::parse(&text).with_context(|| format!("{}", path.display()))?;
+            Policy::Inputs(Arc::new(v))
+        }
+        None => args.policy.parse::<Policy>()?,
+    };
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let config = SimConfig {
+        games: args.games,
+        threads,
+        seed: args.seed,
+        level: args.level,
+        region: if args.pal { Region::Pal } else { Region::Ntsc },
+        policy,
+        max_frames: args.max_frames,
+    };
+    let bar = if args.games >= 10 && !args.json {
+        let b = ProgressBar::new(args.games);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let summary = simulate(&config, &|n| bar.set_position(n));
+    bar.finish_and_clear();
+    if args.json {
+        let mut v = serde_json::to_value(&summary)?;
+        if !args.per_game {
+            if let Some(o) = v.as_object_mut() {
+                o.remove("outcomes");
+            }
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        let p = summary.score_percentiles;
+        println!(
+            "games      {} ({} topped out) on {threads} thread(s)",
+            summary.games, summary.topped_out
+        );
+        println!(
+            "frames     {} in {:.3} s: {:.1} M frames/s",
+            summary.frames,
+            summary.seconds,
+            summary.frames_per_second / 1e6
+        );
+        println!("pieces     {}", summary.pieces);
+        println!("lines      {}", summary.lines);
+        println!(
+            "score      mean {:.0}; min {} p10 {} median {} p90 {} max {}",
+            summary.score_mean, p[0], p[1], p[2], p[3], p[4]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

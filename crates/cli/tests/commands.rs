@@ -1,0 +1,220 @@
+//! The headless subcommands as a user runs them: sim, rng, replay, export, screenshot,
+//! with their error paths (a clear one-line message and a non-zero exit).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::PathBuf;
+
+fn nestris() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nestris"))
+}
+
+/// The power-on trace's inputs as an FCEUX movie.
+fn movie(dir: &std::path::Path) -> PathBuf {
+    use std::io::Read;
+    let gz = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/conformance/power-on/poweron-s1.jsonl.gz"),
+    )
+    .unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_string(&mut text)
+        .unwrap();
+    let mut out = String::from("version 3\npalFlag 0\n");
+    for line in text.lines().skip(1) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let held = v["in"].as_str().unwrap();
+        out.push_str("|0|");
+        for c in "RLDUTSBA".chars() {
+            out.push(if held.contains(c) { c } else { '.' });
+        }
+        out.push_str("|||\n");
+    }
+    let path = dir.join("s1.fm2");
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+#[test]
+fn sim_runs_games_and_reports() {
+    nestris()
+        .args([
+            "sim",
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "--policy",
+            "tap:3",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"games\": 4"));
+}
+
+#[test]
+fn sim_refuses_an_unknown_policy() {
+    nestris()
+        .args(["sim", "--policy", "fast"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown policy \"fast\""));
+}
+
+#[test]
+fn sim_names_the_bad_line_of_an_input_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.txt");
+    std::fs::write(&path, ".\nLA\n# comment\nXYZ\n").unwrap();
+    nestris()
+        .args(["sim", "--inputs"])
+        .arg(&path)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("line 4").and(predicate::str::contains("XYZ")));
+}
+
+#[test]
+fn sim_says_when_an_input_file_cannot_be_read() {
+    nestris()
+        .args(["sim", "--inputs", "/nonexistent/inputs.txt"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "cannot read /nonexistent/inputs.txt",
+        ));
+}
+
+#[test]
+fn rng_prints_the_exhaustive_figures() {
+    nestris()
+        .args(["rng"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("long-run repeat rate 4.03%"));
+    nestris()
+        .args(["rng", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"repeat_rate\""));
+}
+
+#[test]
+fn a_movie_replays_converts_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let fm2 = movie(dir.path());
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(&fm2)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("start       power-on"));
+    let rep = dir.path().join("s1.nestris");
+    nestris()
+        .args(["export", "--nestris"])
+        .arg(&fm2)
+        .arg("-o")
+        .arg(&rep)
+        .assert()
+        .success();
+    nestris()
+        .args(["replay", "--headless", "--json"])
+        .arg(&rep)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"verified\": true"));
+    let back = dir.path().join("back.fm2");
+    nestris()
+        .args(["export", "--fm2"])
+        .arg(&rep)
+        .arg("-o")
+        .arg(&back)
+        .assert()
+        .success();
+    let a: Vec<String> = std::fs::read_to_string(&fm2)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(String::from)
+        .collect();
+    let b: Vec<String> = std::fs::read_to_string(&back)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(String::from)
+        .collect();
+    assert_eq!(a, b);
+    let png = dir.path().join("shot.png");
+    nestris()
+        .args(["screenshot", "--replay"])
+        .arg(&rep)
+        .args(["--frame", "1100", "-o"])
+        .arg(&png)
+        .assert()
+        .success();
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn a_damaged_replay_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let fm2 = movie(dir.path());
+    let rep = dir.path().join("s1.nestris");
+    nestris()
+        .args(["export", "--nestris"])
+        .arg(&fm2)
+        .arg("-o")
+        .arg(&rep)
+        .assert()
+        .success();
+    let mut bytes = std::fs::read(&rep).unwrap();
+    let cut = dir.path().join("cut.nestris");
+    std::fs::write(&cut, &bytes[..20]).unwrap();
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(&cut)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("truncated replay"));
+    bytes[30] ^= 0xFF;
+    let bad = dir.path().join("bad.nestris");
+    std::fs::write(&bad, &bytes).unwrap();
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("damaged replay"));
+    let mut v2 = std::fs::read(&rep).unwrap();
+    v2[8] = 9;
+    let newer = dir.path().join("newer.nestris");
+    std::fs::write(&newer, &v2).unwrap();
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(&newer)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("version 9 is not supported"));
+    nestris()
+        .args(["replay", "--headless", "/nonexistent.nestris"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot read /nonexistent.nestris"));
+}
+
+#[test]
+fn a_rom_that_is_not_tetris_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fm2 = movie(dir.path());
+    let rom = dir.path().join("other.nes");
+    std::fs::write(&rom, vec![0u8; 16 + 32768 + 16384]).unwrap();
+    nestris()
+        .args(["replay", "--headless", "--rom"])
+        .arg(&rom)
+        .arg(&fm2)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a Tetris (USA) image"));
+}
