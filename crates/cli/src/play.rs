@@ -48,9 +48,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         if args.quick.is_some_and(|l| l > 19) {
             anyhow::bail!("--quick takes a level from 0 to 19");
         }
+        // The same replay folder as the window's, unless told otherwise.
+        let defaults = nestris_window::WindowOptions::default();
+        let replay_dir = args
+            .replay_dir
+            .clone()
+            .or_else(|| args.data_dir.as_ref().map(|d| d.join("replays")))
+            .unwrap_or(defaults.replay_dir);
         nestris_tui::run(nestris_tui::TuiOptions {
             region,
             quick: args.quick,
+            replay_dir: Some(replay_dir),
         })?;
         return Ok(ExitCode::SUCCESS);
     }

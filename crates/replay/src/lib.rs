@@ -22,6 +22,7 @@ pub mod fm2;
 mod format;
 mod recorder;
 pub mod rom;
+pub mod session;
 
 pub use format::{ReplayError, FORMAT_VERSION, MAGIC};
 pub use recorder::{write_atomically, Recorder};

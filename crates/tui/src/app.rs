@@ -2,6 +2,7 @@
 //! step the game once, draw. The game is the cartridge from power-on (legal screen,
 //! title, menus, play, endings, name entry); the front end adds only the quit question.
 
+use nestris_replay::session::{session_path, Recording};
 use std::io::{stdout, BufWriter, IsTerminal};
 use std::time::Instant;
 
@@ -33,19 +34,21 @@ pub fn run(options: TuiOptions) -> anyhow::Result<()> {
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, stdout()));
     let mut terminal = Terminal::new(backend)?;
     terminal.clear()?;
+    let region = options.region;
     let mut session = Session::new(options, guard.hold_mode());
-    let result = play(&mut terminal, &mut session, options);
+    let result = play(&mut terminal, &mut session, region);
     drop(terminal);
     drop(guard);
+    session.finish_recording();
     result
 }
 
 fn play<B: Backend>(
     terminal: &mut Terminal<B>,
     session: &mut Session,
-    options: TuiOptions,
+    region: nestris_core::Region,
 ) -> anyhow::Result<()> {
-    let mut pacer = FramePacer::new(Instant::now(), options.region.frame_rate());
+    let mut pacer = FramePacer::new(Instant::now(), region.frame_rate());
     let mut skipped = 0;
     loop {
         // Read keys as they come until the frame is due, so each has its own timestamp
@@ -87,6 +90,8 @@ pub(crate) struct Session {
     keys: KeyState,
     /// `--quick`: the level the menus are pressed through to, until the game starts.
     quick: Option<u8>,
+    /// The session's replay, when a replay folder was given.
+    recording: Option<Recording>,
 }
 
 impl Session {
@@ -97,11 +102,42 @@ impl Session {
             ..View::default()
         };
         view.clear.observe(game.state());
+        let recording =
+            options
+                .replay_dir
+                .as_ref()
+                .and_then(|dir| match std::fs::create_dir_all(dir) {
+                    Ok(()) => Some(Recording::new(
+                        session_path(dir, std::time::SystemTime::now()),
+                        options.region,
+                        None,
+                    )),
+                    Err(e) => {
+                        eprintln!(
+                        "nestris: warning: cannot create the replay folder {}: {e}; not recording",
+                        dir.display()
+                    );
+                        None
+                    }
+                });
         Session {
             game,
             view,
             keys: KeyState::new(hold_mode),
             quick: options.quick,
+            recording,
+        }
+    }
+
+    /// Saves the rest of the replay (on exit).
+    pub(crate) fn finish_recording(&mut self) {
+        if let Some(r) = &mut self.recording {
+            if let Err(e) = r.finish() {
+                eprintln!(
+                    "nestris: warning: could not save the replay {}: {e}",
+                    r.path().display()
+                );
+            }
         }
     }
 
@@ -166,6 +202,10 @@ impl Session {
         }
         self.game.step(buttons);
         self.view.clear.observe(self.game.state());
+        if let Some(r) = &mut self.recording {
+            r.push(buttons);
+            r.tick(now);
+        }
     }
 }
 
@@ -283,6 +323,30 @@ mod tests {
         // Nothing more is pressed for the player: the game is not paused.
         frames(&mut s, &mut t, 30);
         assert_eq!(s.game.state().render_mode, 3);
+    }
+
+    #[test]
+    fn a_session_is_recorded_and_its_replay_verifies() {
+        let dir = std::env::temp_dir().join(format!("nestris-tui-rec-{}", std::process::id()));
+        let options = TuiOptions {
+            replay_dir: Some(dir.clone()),
+            ..TuiOptions::default()
+        };
+        let mut s = Session::new(options, HoldMode::Reported);
+        let mut t = Instant::now();
+        to_play(&mut s, &mut t);
+        frames(&mut s, &mut t, 120);
+        s.finish_recording();
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let replay = nestris_replay::Replay::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+        let summary = replay.verify().unwrap();
+        assert_eq!(summary.final_hash, s.game.state().state_hash());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! binaries.
 
 use nestris_core::Region;
+use std::path::PathBuf;
 
 /// How the front end runs.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct TuiOptions {
     /// NTSC (60.0988 Hz) or PAL (50.007 Hz).
     pub region: Region,
@@ -13,10 +14,13 @@ pub struct TuiOptions {
     /// the player. The presses are the cartridge's own inputs, so the game that follows
     /// is one a console would deal for the same presses.
     pub quick: Option<u8>,
+    /// Where the session's replay is saved (one file per run, written every few seconds
+    /// and on exit); `None` records nothing.
+    pub replay_dir: Option<PathBuf>,
 }
 
 /// The usage line of [`TuiOptions::from_args`].
-pub const USAGE: &str = "usage: nestris-tui [--pal] [--quick LEVEL]";
+pub const USAGE: &str = "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR]";
 
 impl TuiOptions {
     /// Checks the ranges the cartridge's menu allows.
@@ -27,7 +31,7 @@ impl TuiOptions {
         }
     }
 
-    /// Parses `--pal --quick LEVEL` (arguments after the program name).
+    /// Parses `--pal --quick LEVEL --replay-dir DIR` (arguments after the program name).
     pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<TuiOptions, String> {
         let mut o = TuiOptions::default();
         let mut args = args.into_iter();
@@ -43,6 +47,12 @@ impl TuiOptions {
                     o.quick = Some(level);
                 }
                 "--pal" => o.region = Region::Pal,
+                "--replay-dir" => {
+                    let dir = args
+                        .next()
+                        .ok_or_else(|| format!("--replay-dir needs a folder\n{USAGE}"))?;
+                    o.replay_dir = Some(PathBuf::from(dir));
+                }
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -66,12 +76,13 @@ mod tests {
             TuiOptions::from_args(args("")).unwrap(),
             TuiOptions::default()
         );
-        let o = TuiOptions::from_args(args("--quick 15 --pal")).unwrap();
+        let o = TuiOptions::from_args(args("--quick 15 --pal --replay-dir /tmp/r")).unwrap();
         assert_eq!(
             o,
             TuiOptions {
                 region: Region::Pal,
-                quick: Some(15)
+                quick: Some(15),
+                replay_dir: Some(PathBuf::from("/tmp/r")),
             }
         );
     }

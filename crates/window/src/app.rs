@@ -24,11 +24,11 @@ use crate::gamepad::Gamepads;
 use crate::input::{Command, KeyMap, Keyboard};
 use crate::options::{Autopilot, WindowOptions};
 use crate::pacing::{FramePacer, PacingLog};
-use crate::recording::{session_path, Recording};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
 use crate::storage::{self, Settings};
+use nestris_replay::session::{session_path, Recording};
 
 /// Frames run back to back at most when the loop is behind, before drawing.
 pub(crate) const MAX_CATCH_UP: u32 = 4;

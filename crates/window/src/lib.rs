@@ -33,7 +33,6 @@ mod options;
 pub mod pacing;
 pub mod playback;
 pub mod progress;
-mod recording;
 mod screen;
 mod session;
 mod sfx;

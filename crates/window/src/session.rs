@@ -14,10 +14,10 @@ use nestris_render::{Frame, Renderer, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
 use crate::hud::{self, HudStats};
-use crate::recording::Recording;
 use crate::sfx::{cues, Sfx};
 use crate::status::StatusFile;
 use crate::storage;
+use nestris_replay::session::Recording;
 
 /// The least time between two saves of a changing high-score table (name entry
 /// changes it letter by letter); the last change is always saved.

@@ -1,4 +1,4 @@
-//! The session's replay: every frame's buttons from power-on, saved as one
+//! A front end's session replay: every frame's buttons from power-on, saved as one
 //! `nestris-YYYYMMDD-HHMMSS.nestris` file (UTC) in the replay folder, every few seconds
 //! in the background and once more on exit, so a crash keeps what was played.
 
@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::{DemoSource, Recorder, Replay, Start};
 use nestris_core::{Buttons, DemoData, Region};
-use nestris_replay::{DemoSource, Recorder, Replay, Start};
 
 /// How often the replay is saved while playing.
 pub const SAVE_EVERY: Duration = Duration::from_secs(5);
@@ -109,7 +109,6 @@ impl Recording {
     }
 
     /// Frames recorded.
-    #[cfg(test)]
     pub fn frames(&self) -> usize {
         self.inputs.len()
     }
@@ -136,7 +135,7 @@ impl Recording {
         let (path, region, demo) = (self.path.clone(), self.region, self.demo.clone());
         let inputs = self.inputs.clone();
         self.worker = Some(std::thread::spawn(move || {
-            nestris_replay::write_atomically(&path, &replay_bytes(region, demo.as_ref(), inputs))
+            crate::write_atomically(&path, &replay_bytes(region, demo.as_ref(), inputs))
         }));
     }
 
@@ -162,7 +161,7 @@ impl Recording {
         }
         self.saved_frames = self.inputs.len();
         let bytes = replay_bytes(self.region, self.demo.as_ref(), self.inputs.clone());
-        nestris_replay::write_atomically(&self.path, &bytes)
+        crate::write_atomically(&self.path, &bytes)
     }
 }
 
