@@ -11,4 +11,4 @@ pub mod rng;
 mod runner;
 
 pub use policy::{Policy, PolicyError};
-pub use runner::{play_one, run, GameOutcome, SimConfig, Summary};
+pub use runner::{play_from, play_one, run, GameOutcome, SimConfig, Summary};

@@ -63,7 +63,12 @@ pub struct GameOutcome {
 
 /// Plays one game from `setup` with `policy` until it tops out or `max_frames` pass.
 pub fn play_one(setup: GameSetup, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
-    let mut game = Game::new(setup);
+    play_from(Game::new(setup), seed, policy, max_frames)
+}
+
+/// Plays on from any state (a replay's start, a snapshot) until a top-out or
+/// `max_frames` frames; `seed` drives the random policy.
+pub fn play_from(mut game: Game, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
     let mut driver = Driver::new(policy.clone(), seed);
     let mut frames = 0u64;
     let mut pieces = 1u64;
