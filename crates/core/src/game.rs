@@ -256,7 +256,11 @@ impl Game {
                 }
             }
             s.vram_row = 0;
-        } else if s.vram_row != 0x20 {
+        } else if s.vram_row <= 20 {
+            // Up to four rows a frame; after row 19 the copy is done ($20).
+            s.vram_row = if s.vram_row >= 16 { 0x20 } else { s.vram_row + 4 };
+        } else if s.vram_row >= 0x80 {
+            // Only reachable from a hand-made state: the cartridge's signed tests, as is.
             for _ in 0..4 {
                 if (s.vram_row.wrapping_sub(21) as i8) >= 0 {
                     break;
@@ -270,6 +274,7 @@ impl Game {
     }
 
     /// Runs the main loop from where it waited until it waits again.
+    #[inline(always)]
     fn main_loop(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
         let next = match self.s.resume {
             Resume::MainLoop => {

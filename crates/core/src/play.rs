@@ -15,6 +15,18 @@ use crate::tables::{
     TILE_CURTAIN, TILE_EMPTY,
 };
 
+/// [`ORIENTATION_CELLS`] padded to 32 entries (the hidden piece's cells after 19), so
+/// the hot collision loop indexes with a mask instead of a bounds check or a modulo.
+const CELLS: [[(i8, i8); 4]; 32] = {
+    let mut t = [[(0i8, 0i8); 4]; 32];
+    let mut i = 0;
+    while i < 20 {
+        t[i] = ORIENTATION_CELLS[i];
+        i += 1;
+    }
+    t
+};
+
 const LEFT: u8 = Buttons::LEFT.bits();
 const RIGHT: u8 = Buttons::RIGHT.bits();
 const DOWN: u8 = Buttons::DOWN.bits();
@@ -22,7 +34,7 @@ const DPAD: u8 = Buttons::DPAD.bits();
 
 impl Game {
     /// `branchOnPlayStatePlayer1`; true when the handler began a wait (an ending).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn update_player(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let waits = match self.s.play_state {
             0 => {
@@ -74,7 +86,7 @@ impl Game {
     /// which the level menu shows through for a few frames after a game.
     #[inline]
     pub(crate) fn stage_piece_sprite(&mut self) {
-        let last = ORIENTATION_CELLS[self.s.piece as usize % 20][3].0 as u8;
+        let last = CELLS[self.s.piece as usize & 31][3].0 as u8;
         self.s.selecting = last
             .wrapping_mul(8)
             .wrapping_add(self.s.y.wrapping_mul(8))
@@ -87,7 +99,7 @@ impl Game {
     #[inline]
     pub(crate) fn position_valid(&mut self, piece: u8, x: u8, y: u8) -> bool {
         let base = y.wrapping_mul(10).wrapping_add(x);
-        for &(dr, dc) in &ORIENTATION_CELLS[piece as usize % 20] {
+        for &(dr, dc) in &CELLS[piece as usize & 31] {
             if (dr as u8).wrapping_add(y).wrapping_add(2) >= 22 {
                 return false;
             }
