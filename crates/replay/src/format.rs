@@ -329,7 +329,7 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
         let b = r.u8("run buttons")?;
         let at = r.at;
         let n = r.varint("run length")?;
-        if n == 0 || inputs.len() as u64 + n > frames {
+        if n == 0 || n > frames - inputs.len() as u64 {
             return Err(ReplayError::BadField {
                 what: "run length",
                 value: n,
@@ -513,6 +513,26 @@ mod tests {
         assert!(matches!(
             Replay::from_bytes(&v),
             Err(ReplayError::Checksum { .. })
+        ));
+    }
+
+    #[test]
+    fn a_huge_run_length_is_an_error() {
+        // Found by the fuzzer: a run length near 2^64 overflowed the frame count check.
+        let mut b = Replay::new(Start::PowerOn(Region::Ntsc)).to_bytes();
+        b.truncate(b.len() - 4 - 4); // drop the CRC and the (zero) run count
+        b.extend_from_slice(&1u32.to_le_bytes());
+        b.push(0);
+        b.extend_from_slice(&[0xFF; 9]);
+        b.push(0x01);
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            Replay::from_bytes(&b),
+            Err(ReplayError::BadField {
+                what: "run length",
+                ..
+            })
         ));
     }
 
