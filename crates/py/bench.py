@@ -10,11 +10,23 @@ Prints steps/s for ``Game.step`` called from Python, the frame-level environment
 call) and the Gymnasium vector env around it. Targets: a single environment at
 200,000 steps/s or more, ``VecEnv(64)`` at 1,000,000 or more. Games that top out are
 reset (environments) or restarted (``Game``), so the figures include resets.
+
+Then the placement-level environment (one step = one placement, random available
+placements): ``NesTetrisPlacementEnv`` and ``VecPlacementEnv(64)`` at levels 9 and 18
+(target 100,000 steps/s), and ``nestris.Ai`` decisions. A placement step is dominated
+by the move generator of ``nestris-ai`` (all placements of the next piece, with their
+inputs). ``--placement-only`` runs only these.
+
+``python crates/py/bench.py --survey`` instead plays random placement games over
+levels 0-19, every tap rate, with and without DAS and soft drop (about 3,600 games,
+about 15 minutes, most of it at level 0) and prints the most placements any piece had:
+the measurement behind ``nestris.MAX_PLACEMENTS`` (72 when it was set to 200).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -26,6 +38,7 @@ import nestris
 
 TARGET_SINGLE = 200_000
 TARGET_VEC = 1_000_000
+TARGET_PLACEMENT_VEC = 100_000
 
 
 def pin_to_one_core() -> str:
@@ -38,17 +51,17 @@ def pin_to_one_core() -> str:
         return "not pinned (no sched_setaffinity)"
 
 
-def measure(run: Callable[[int], int], seconds: float) -> float:
+def measure(run: Callable[[int], int], seconds: float, chunk: int = 20_000) -> float:
     """Steps per second of ``run(k)`` (which does some steps and returns how many),
     best of three rounds of about ``seconds / 3`` each."""
-    run(1000)  # warm up
+    run(min(1000, chunk))  # warm up
     best = 0.0
     for _ in range(3):
         steps = 0
         start = time.perf_counter()
         deadline = start + seconds / 3
         while time.perf_counter() < deadline:
-            steps += run(20_000)
+            steps += run(chunk)
         best = max(best, steps / (time.perf_counter() - start))
     return best
 
@@ -105,13 +118,103 @@ def bench_vec(n: int, seconds: float, gym_wrapper: bool) -> float:
     return measure(run, seconds)
 
 
+def bench_placement_env(level: int, seconds: float) -> float:
+    env = nestris.NesTetrisPlacementEnv(start_level=level)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+
+    def run(k: int) -> int:
+        nonlocal info
+        step = env.step
+        for _ in range(k):
+            _, _, terminated, _, info = step(int(rng.integers(info["num_placements"])))
+            if terminated:
+                _, info = env.reset()
+        return k
+
+    return measure(run, seconds, chunk=200)
+
+
+def bench_placement_vec(n: int, level: int, seconds: float, threads: int = 1) -> float:
+    env = nestris.VecPlacementEnv(n, start_level=level, num_threads=threads)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+
+    def run(k: int) -> int:
+        nonlocal info
+        step = env.step
+        calls = max(1, k // n)
+        for _ in range(calls):
+            # A random available placement per game (0 for a game about to reset).
+            acts = (rng.random(n) * info["num_placements"]).astype(np.int64)
+            _, _, _, _, info = step(acts)
+        return calls * n
+
+    return measure(run, seconds, chunk=10 * n)
+
+
+def bench_ai(level: int, seconds: float) -> float:
+    ai = nestris.Ai()
+    env = nestris.NesTetrisPlacementEnv(start_level=level)
+    env.reset(seed=0)
+
+    def run(k: int) -> int:
+        for _ in range(k):
+            _, _, terminated, _, _ = env.step(ai.choose(env))
+            if terminated:
+                env.reset()
+        return k
+
+    return measure(run, seconds, chunk=20)
+
+
+def survey() -> None:
+    """The most placements any piece had over random placement games in many settings."""
+    rng = np.random.default_rng(0)
+    overall, total_games, positions = 0, 0, 0
+    start = time.perf_counter()
+    for level, hz, das, soft in itertools.product(
+        (0, 5, 9, 13, 15, 18, 19), (30, 20, 15, 12), (False, True), (False, True)
+    ):
+        env = nestris.VecPlacementEnv(16, start_level=level, tap_hz=hz, das=das, soft_drop=soft)
+        _, info = env.reset(seed=level * 1000 + hz)
+        most, games, steps = int(info["num_placements"].max()), 0, 0
+        while games < 32 and steps < 4000:
+            acts = (rng.random(16) * info["num_placements"]).astype(np.int64)
+            _, _, terminated, _, info = env.step(acts)
+            games += int(terminated.sum())
+            steps += 16
+            most = max(most, int(info["num_placements"].max()))
+        total_games += games
+        positions += steps
+        overall = max(overall, most)
+        print(
+            f"level {level:2} {hz} Hz das={das!s:5} soft_drop={soft!s:5}: most {most:3}"
+            f" ({games} games; {time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+    print(
+        f"most placements of a piece: {overall} over {total_games} games, {positions} pieces"
+        f" (MAX_PLACEMENTS = {nestris.MAX_PLACEMENTS})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter rounds")
+    parser.add_argument(
+        "--placement-only", action="store_true", help="only the placement-level figures"
+    )
+    parser.add_argument(
+        "--survey", action="store_true", help="measure the most placements a piece has"
+    )
     args = parser.parse_args()
+    if args.survey:
+        survey()
+        return
     seconds = 1.5 if args.quick else 5.0
     print(f"nestris {nestris.__version__}; {pin_to_one_core()}")
-    rows = [
+    rows = [] if args.placement_only else [
         ("Game.step from Python", bench_game(seconds), None),
         (
             "NesTetrisEnv.step (unwrapped)",
@@ -125,6 +228,21 @@ def main() -> None:
         ),
         ("VecEnv(64).step, per env step", bench_vec(64, seconds, False), TARGET_VEC),
         ("NesTetrisVectorEnv(64).step (copy=True)", bench_vec(64, seconds, True), None),
+    ]
+    rows += [
+        ("NesTetrisPlacementEnv.step, level 9", bench_placement_env(9, seconds), None),
+        ("NesTetrisPlacementEnv.step, level 18", bench_placement_env(18, seconds), None),
+        (
+            "VecPlacementEnv(64).step, level 9, per env step",
+            bench_placement_vec(64, 9, seconds),
+            TARGET_PLACEMENT_VEC,
+        ),
+        (
+            "VecPlacementEnv(64).step, level 18, per env step",
+            bench_placement_vec(64, 18, seconds),
+            TARGET_PLACEMENT_VEC,
+        ),
+        ("Ai.choose + step (decisions/s), level 18", bench_ai(18, seconds), None),
     ]
     width = max(len(name) for name, _, _ in rows)
     for name, rate, target in rows:

@@ -55,7 +55,7 @@ pub fn observation<'py>(
 }
 
 /// The interned name of feature `i`.
-fn feature_key(py: Python<'_>, i: usize) -> &Bound<'_, pyo3::types::PyString> {
+pub fn feature_key(py: Python<'_>, i: usize) -> &Bound<'_, pyo3::types::PyString> {
     match i {
         0 => intern!(py, "piece"),
         1 => intern!(py, "next_piece"),

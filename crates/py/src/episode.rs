@@ -9,7 +9,7 @@ use nestris_core::{Buttons, FrameEvents, Game, Resume};
 use crate::options::{next_seed, EnvConfig, Reward};
 
 /// Events that end an episode.
-const ENDING_EVENTS: u32 =
+pub const ENDING_EVENTS: u32 =
     FrameEvents::TOPPED_OUT | FrameEvents::GAME_ENDED | FrameEvents::B_TYPE_WON;
 
 /// True when the game is no longer in play: topped out (the curtain), ended, won

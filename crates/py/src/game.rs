@@ -489,6 +489,11 @@ impl PyGame {
         }
     }
 
+    /// The game.
+    pub fn inner(&self) -> &Game {
+        &self.game
+    }
+
     fn set_game(&mut self, py: Python<'_>, game: Game) {
         self.game = game;
         self.refresh_board(py, true);

@@ -3,12 +3,15 @@
 //! The engine stays free of Python: this crate wraps it in PyO3 classes —
 //! `game::PyGame` (`nestris.Game`), the frame-level environment's engine side
 //! `env::FrameEnv`, the vectorized `vec::PyVecEnv` (`nestris.VecEnv`) that steps n
-//! games without the GIL into preallocated numpy arrays — plus the package's exception
-//! classes and constants. The Python package around it (`python/nestris`) adds the
-//! Gymnasium environments and `evaluate`.
+//! games without the GIL into preallocated numpy arrays, their placement-level
+//! counterparts over `nestris-ai`'s move generator (`penv::PlacementEnv`,
+//! `pvec::PyVecPlacementEnv`), the AI player as a policy (`ai::PyAi`, `nestris.Ai`) —
+//! plus the package's exception classes and constants. The Python package around it
+//! (`python/nestris`) adds the Gymnasium environments and `evaluate`.
 //!
 //! Built by maturin (`pip install ./crates/py`); see `crates/py/README.md`.
 
+mod ai;
 mod env;
 mod episode;
 mod errors;
@@ -16,6 +19,9 @@ mod eval;
 mod game;
 mod obs;
 mod options;
+mod penv;
+mod placement;
+mod pvec;
 mod vec;
 
 use nestris_core::encode::ENCODED_LEN;
@@ -85,17 +91,29 @@ fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyState>()?;
     m.add_class::<env::FrameEnv>()?;
     m.add_class::<vec::PyVecEnv>()?;
+    m.add_class::<penv::PlacementEnv>()?;
+    m.add_class::<pvec::PyVecPlacementEnv>()?;
+    m.add_class::<ai::PyAi>()?;
     m.add_function(wrap_pyfunction!(next_seed, m)?)?;
     m.add_function(wrap_pyfunction!(seed_setup, m)?)?;
     m.add_function(wrap_pyfunction!(parse_buttons, m)?)?;
     m.add_function(wrap_pyfunction!(format_buttons, m)?)?;
     m.add_function(wrap_pyfunction!(eval::play_builtin, m)?)?;
+    m.add_function(wrap_pyfunction!(ai::play_placements, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SNAPSHOT_LEN", ENCODED_LEN)?;
     m.add("BOARD_SHAPE", (obs::ROWS, obs::COLS))?;
     m.add("PIXELS_SHAPE", (obs::HEIGHT, obs::WIDTH, 3))?;
     m.add("FEATURE_NAMES", obs::FEATURE_NAMES.to_vec())?;
     m.add("FEATURE_SIZES", obs::FEATURE_SIZES.to_vec())?;
+    m.add("MAX_PLACEMENTS", placement::MAX_PLACEMENTS)?;
+    m.add(
+        "TAP_RATES",
+        placement::TAP_RATES
+            .iter()
+            .map(|(hz, _)| *hz)
+            .collect::<Vec<i64>>(),
+    )?;
     // As ints: a `Vec<u8>` would become `bytes`.
     let actions: Vec<u32> = options::DEFAULT_ACTIONS
         .iter()

@@ -281,7 +281,7 @@ fn run_split(rows: Rows<'_>, threads: usize, f: impl Fn(Rows<'_>) + Sync) {
 
 /// The actions as a contiguous int64 array: taken as is when they are one, converted
 /// with `numpy.ascontiguousarray` otherwise (lists, other integer types).
-fn actions_array<'py>(
+pub fn actions_array<'py>(
     actions: &Bound<'py, PyAny>,
     n: usize,
 ) -> PyResult<PyReadonlyArray1<'py, i64>> {

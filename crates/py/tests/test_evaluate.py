@@ -81,7 +81,13 @@ def ray_cluster():
 
 
 def test_ray_equals_local(ray_cluster: Any) -> None:
-    for policy, kwargs in (("random", {"level": 9}), (drift_left, {"level": 18, "frame_skip": 2})):
+    cases: tuple[tuple[Any, dict[str, Any]], ...] = (
+        ("random", {"level": 9}),
+        (drift_left, {"level": 18, "frame_skip": 2}),
+        (nestris.Ai(), {"level": 9, "max_steps": 40}),
+        ("random", {"level": 12, "env": "placement", "tap_hz": 15}),
+    )
+    for policy, kwargs in cases:
         local = nestris.evaluate(policy, games=6, seed=20, backend="local", **kwargs)
         remote = nestris.evaluate(policy, games=6, seed=20, backend="ray", num_tasks=3, **kwargs)
         assert remote == local

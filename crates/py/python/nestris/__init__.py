@@ -7,10 +7,15 @@ The engine is the Rust crate ``nestris-core``; this package wraps it:
   (:meth:`Game.snapshot` / :meth:`Game.restore`), :meth:`Game.clone` and
   :meth:`Game.state_hash`.
 * Gymnasium environments, registered on import: ``gymnasium.make("nestris/NES-Tetris-v0")``
-  (see :mod:`nestris.env`).
-* :class:`VecEnv` -- n games stepped in Rust in one call without the GIL, into
-  preallocated numpy arrays, and :class:`NesTetrisVectorEnv`, the
-  ``gymnasium.vector.VectorEnv`` around it (see :mod:`nestris.vec`).
+  (one step per frame) and ``gymnasium.make("nestris/NES-Tetris-Placement-v0")`` (one
+  step per placement of a piece, among those the move generator of ``nestris-ai``
+  finds; see :mod:`nestris.env`).
+* :class:`VecEnv` and :class:`VecPlacementEnv` -- n games stepped in Rust in one call
+  without the GIL, into preallocated numpy arrays, and :class:`NesTetrisVectorEnv` and
+  :class:`NesTetrisPlacementVectorEnv`, the ``gymnasium.vector.VectorEnv`` around them
+  (see :mod:`nestris.vec`).
+* :class:`Ai` -- the AI player of ``nestris-ai`` as a policy (``plan(game)``,
+  ``choose(env)``).
 * :func:`evaluate` -- many games with a policy, locally or on Ray
   (see :mod:`nestris.evaluate`).
 
@@ -34,16 +39,21 @@ from ._nestris import (
     BOARD_SHAPE,
     FEATURE_NAMES,
     FEATURE_SIZES,
+    MAX_PLACEMENTS,
     PIXELS_SHAPE,
     SNAPSHOT_LEN,
     Events,
+    Ai,
     FrameEnv,
     Game,
     InvalidArgument,
     InvalidSnapshot,
     NestrisError,
+    PlacementEnv,
     State,
+    TAP_RATES,
     VecEnv,
+    VecPlacementEnv,
     __version__,
     format_buttons,
     next_seed,
@@ -108,14 +118,15 @@ class Event(enum.IntFlag):
 assert {e.name: e.value for e in Event if e.value} == dict(_nestris.EVENT_FLAGS)
 
 from .evaluate import evaluate  # noqa: E402
-from .vec import NesTetrisVectorEnv  # noqa: E402
-from .env import NesTetrisEnv, register_envs  # noqa: E402
+from .vec import NesTetrisPlacementVectorEnv, NesTetrisVectorEnv  # noqa: E402
+from .env import NesTetrisEnv, NesTetrisPlacementEnv, PlacementSpace, register_envs  # noqa: E402
 
 register_envs()
 
 __all__ = [
     "ACTIONS",
     "ACTION_NAMES",
+    "Ai",
     "BOARD_SHAPE",
     "Buttons",
     "Event",
@@ -126,13 +137,20 @@ __all__ = [
     "Game",
     "InvalidArgument",
     "InvalidSnapshot",
+    "MAX_PLACEMENTS",
     "NesTetrisEnv",
+    "NesTetrisPlacementEnv",
+    "NesTetrisPlacementVectorEnv",
     "NesTetrisVectorEnv",
     "NestrisError",
     "PIXELS_SHAPE",
+    "PlacementEnv",
+    "PlacementSpace",
     "SNAPSHOT_LEN",
     "State",
+    "TAP_RATES",
     "VecEnv",
+    "VecPlacementEnv",
     "__version__",
     "evaluate",
     "format_buttons",

@@ -16,6 +16,12 @@ __all__ = [
     "State",
     "FrameEnv",
     "VecEnv",
+    "PlacementEnv",
+    "VecPlacementEnv",
+    "Ai",
+    "play_placements",
+    "MAX_PLACEMENTS",
+    "TAP_RATES",
     "next_seed",
     "seed_setup",
     "parse_buttons",
@@ -282,3 +288,139 @@ class VecEnv:
     def episode_steps(self) -> list[int]: ...
     def game(self, i: int) -> Game: ...
     def __len__(self) -> int: ...
+
+MAX_PLACEMENTS: Final[int]
+TAP_RATES: Final[list[int]]
+
+def play_placements(
+    policy: Ai | str,
+    seeds: Sequence[int],
+    start_level: int = 0,
+    region: str = "ntsc",
+    game_type: str = "A",
+    height: int = 0,
+    tap_hz: int = 30,
+    reaction: int = 0,
+    das: bool = False,
+    soft_drop: bool = False,
+    reward: str = "score",
+    max_steps: int | None = None,
+) -> list[dict[str, Any]]: ...
+
+@final
+class PlacementEnv:
+    """The placement-level environment's engine side."""
+
+    def __new__(
+        cls,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        tap_hz: int = 30,
+        reaction: int = 0,
+        das: bool = False,
+        soft_drop: bool = False,
+        reward: str = "score",
+        observation: str = "board",
+    ) -> PlacementEnv: ...
+    def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
+    def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
+    def observe(self) -> Any: ...
+    def placements(self) -> npt.NDArray[np.uint8]: ...
+    def action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def placement_inputs(self, action: int) -> list[int]: ...
+    def placement_info(self, action: int) -> tuple[int, bool]: ...
+    def render(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def num_placements(self) -> int: ...
+    @property
+    def overflowed(self) -> bool: ...
+    @property
+    def input_model(self) -> dict[str, Any]: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def following_seed(self) -> int: ...
+    @property
+    def episode_steps(self) -> int: ...
+    @property
+    def episode_frames(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def lines(self) -> int: ...
+
+@final
+class VecPlacementEnv:
+    """n placement-level games stepped together in Rust."""
+
+    def __new__(
+        cls,
+        n: int,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        tap_hz: int = 30,
+        reaction: int = 0,
+        das: bool = False,
+        soft_drop: bool = False,
+        reward: str = "score",
+        observation: str = "board",
+        max_episode_steps: int | None = None,
+        num_threads: int = 1,
+    ) -> VecPlacementEnv: ...
+    def reset(
+        self, seed: int | Sequence[int] | None = None
+    ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[
+        Any,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def input_model(self) -> dict[str, Any]: ...
+    @property
+    def seeds(self) -> list[int | None]: ...
+    @property
+    def episode_steps(self) -> list[int]: ...
+    def game(self, i: int) -> Game: ...
+    def __len__(self) -> int: ...
+
+@final
+class Ai:
+    """The AI player of nestris-ai as a policy."""
+
+    def __new__(
+        cls,
+        tap_hz: int = 30,
+        reaction: int = 0,
+        das: bool = False,
+        soft_drop: bool = False,
+        weights: dict[str, float] | None = None,
+    ) -> Ai: ...
+    def plan(self, game: Game) -> list[int]: ...
+    def choose(self, env: Any) -> int: ...
+    @property
+    def weights(self) -> dict[str, float]: ...
+    @property
+    def input_model(self) -> dict[str, Any]: ...
+    @property
+    def tap_hz(self) -> int: ...
+    @property
+    def reaction(self) -> int: ...
+    @property
+    def das(self) -> bool: ...
+    @property
+    def soft_drop(self) -> bool: ...

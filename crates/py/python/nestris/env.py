@@ -50,6 +50,15 @@ same seed and actions give the same episode. ``reset()`` without a seed continue
 deterministically with ``nestris.next_seed`` of the last episode's seed (the first
 one, if never seeded, comes from the environment's ``np_random``).
 
+``gymnasium.make("nestris/NES-Tetris-Placement-v0", **options)`` builds
+:class:`NesTetrisPlacementEnv`: one step is one placement of the falling piece, action i
+being the i-th of the places it can lock (``info["placements"]``, ``info["action_mask"]``)
+as found by the frame-exact move generator of ``nestris-ai`` for the input model
+``tap_hz`` (30, 20, 15 or 12), ``reaction`` (frames), ``das`` and ``soft_drop``. The
+placement's buttons run frame by frame through the engine, then the game runs with no
+input until the next piece is under control. Its options are the frame-level ones but
+``frame_skip`` and ``actions``, plus the input model.
+
 >>> import gymnasium, nestris
 >>> env = gymnasium.make("nestris/NES-Tetris-v0", start_level=18)
 >>> obs, info = env.reset(seed=3)
@@ -62,19 +71,27 @@ one, if never seeded, comes from the environment's ``np_random``).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from . import _nestris
-from ._nestris import FEATURE_NAMES, FEATURE_SIZES, FrameEnv, InvalidArgument
+from ._nestris import (
+    FEATURE_NAMES,
+    FEATURE_SIZES,
+    MAX_PLACEMENTS,
+    FrameEnv,
+    InvalidArgument,
+    PlacementEnv,
+)
 
 #: Id of the frame-level environment.
 FRAME_ENV_ID = "nestris/NES-Tetris-v0"
-#: Id of the placement-level environment (registered only when the extension has one).
+#: Id of the placement-level environment.
 PLACEMENT_ENV_ID = "nestris/NES-Tetris-Placement-v0"
 
 _FPS = {"ntsc": 60.0988, "pal": 50.007}
@@ -223,6 +240,188 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
         return self._core.game
 
 
+#: Upper bounds of a placement's description: orientation id, pivot column, pivot row.
+PLACEMENT_HIGH = (18, 9, 19)
+
+
+def placement_observation_space(observation: str = "board") -> spaces.Space[Any]:
+    """The observation space of the placement environment: the frame-level one plus,
+    for ``"board"``, ``action_mask`` (``MultiBinary(MAX_PLACEMENTS)``, int8) and
+    ``placements`` (``MAX_PLACEMENTS`` x 3 ``uint8``: orientation, x, y; zeros past the
+    last available placement).
+
+    >>> space = placement_observation_space()
+    >>> space["action_mask"].shape, space["placements"].shape
+    ((200,), (200, 3))
+    """
+    base = observation_space(observation)
+    if not isinstance(base, spaces.Dict):
+        return base
+    items = dict(base.spaces)
+    items["action_mask"] = spaces.MultiBinary(MAX_PLACEMENTS)
+    high = np.tile(np.array(PLACEMENT_HIGH, dtype=np.uint8), (MAX_PLACEMENTS, 1))
+    items["placements"] = spaces.Box(0, high, shape=(MAX_PLACEMENTS, 3), dtype=np.uint8)
+    return spaces.Dict(items, sort_keys=False)
+
+
+class PlacementSpace(spaces.Discrete):
+    """``Discrete(MAX_PLACEMENTS)`` whose :meth:`sample` without a mask draws among the
+    placements available now in its environment (with a mask it is ``Discrete``'s).
+
+    An action outside the mask makes the environment raise ``InvalidArgument``, so a
+    plain ``Discrete`` sample would mostly be refused; with this,
+    ``env.step(env.action_space.sample())`` is always a legal move.
+    """
+
+    def __init__(
+        self,
+        n: int = MAX_PLACEMENTS,
+        mask_source: Callable[[], np.ndarray | None] | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        super().__init__(n, seed=seed)
+        self._mask_source = mask_source
+
+    def sample(
+        self, mask: np.ndarray | None = None, probability: np.ndarray | None = None
+    ) -> np.int64:
+        if mask is None and probability is None and self._mask_source is not None:
+            current = self._mask_source()
+            if current is not None and current.any():
+                mask = current
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_mask_source"] = None
+        return state
+
+    def __repr__(self) -> str:
+        return f"PlacementSpace({self.n})"
+
+
+def _mask_of(ref: weakref.ReferenceType[Any]) -> Callable[[], np.ndarray | None]:
+    def current() -> np.ndarray | None:
+        env = ref()
+        return None if env is None else env.action_masks().astype(np.int8)
+
+    return current
+
+
+class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
+    """Placement-level NES Tetris: one step places one piece (see :mod:`nestris.env`).
+
+    Each step the agent picks one of the places the falling piece can lock, as found by
+    the move generator of ``nestris-ai`` for the input model (``tap_hz``, ``reaction``,
+    ``das``, ``soft_drop``): action i is row i of ``info["placements"]`` (orientation
+    id, pivot column, pivot row; ordered by orientation, then column, then row), for i
+    below ``info["num_placements"]``, which ``info["action_mask"]`` marks. The placement's buttons are then
+    pressed frame by frame through the engine, and the game runs with no input through
+    the entry delay (lock, line clears, spawn) to the next piece under control.
+
+    >>> import gymnasium, nestris
+    >>> env = gymnasium.make("nestris/NES-Tetris-Placement-v0", start_level=18)
+    >>> obs, info = env.reset(seed=3)
+    >>> n = info["num_placements"]
+    >>> int(info["action_mask"].sum()) == n, info["placements"].shape
+    (True, (200, 3))
+    >>> obs, reward, terminated, truncated, info = env.step(n - 1)
+    >>> info["events"] & nestris.Event.LOCKED != 0
+    True
+    """
+
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        tap_hz: int = 30,
+        reaction: int = 0,
+        das: bool = False,
+        soft_drop: bool = False,
+        reward: str = "score",
+        observation: str = "board",
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgument(
+                f'render_mode must be None, "rgb_array" or "ansi", got {render_mode!r}'
+            )
+        self._core = PlacementEnv(
+            start_level=start_level,
+            region=region,
+            game_type=game_type,
+            height=height,
+            tap_hz=tap_hz,
+            reaction=reaction,
+            das=bool(das),
+            soft_drop=bool(soft_drop),
+            reward=reward,
+            observation=observation,
+        )
+        self.render_mode = render_mode
+        self.action_space = PlacementSpace(MAX_PLACEMENTS, _mask_of(weakref.ref(self)))
+        self.observation_space = placement_observation_space(observation)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Starts a new game and runs it to its first piece; ``seed`` as for
+        ``nestris/NES-Tetris-v0``. ``options`` are not used."""
+        seed = check_seed(seed)
+        super().reset(seed=seed)
+        if seed is not None:
+            game_seed = seed
+        elif not self._started:
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        else:
+            game_seed = self._core.following_seed
+        self._started = True
+        return self._core.reset(game_seed)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Makes placement ``action`` and returns ``(observation, reward, terminated,
+        truncated, info)``; ``info`` holds ``score``, ``lines``, ``level``, ``frames``
+        (in the episode), ``step_frames``, ``events`` (``nestris.Event`` flags of the
+        step's frames), ``lines_cleared``, and the next piece's ``action_mask``,
+        ``placements`` (``MAX_PLACEMENTS`` x 3, zeros past the last) and
+        ``num_placements``. ``InvalidArgument`` if the mask does not allow ``action``."""
+        obs, reward, terminated, info = self._core.step(action)
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The actions available now, as a ``(MAX_PLACEMENTS,)`` bool array (the name
+        ``sb3_contrib``'s ``MaskablePPO`` looks for)."""
+        return self._core.action_mask()
+
+    @property
+    def placements(self) -> np.ndarray:
+        """The placements available now: ``(n, 3)`` ``uint8`` (orientation, x, y)."""
+        return self._core.placements()
+
+    def render(self) -> Any:
+        """The play screen: a 240x256x3 array (``rgb_array``) or text (``ansi``)."""
+        if self.render_mode == "rgb_array":
+            return self._core.render()
+        if self.render_mode == "ansi":
+            return text_board(self._core.game)
+        return None
+
+    @property
+    def core(self) -> PlacementEnv:
+        """The engine side (``nestris.PlacementEnv``), e.g. for ``nestris.Ai.choose``."""
+        return self._core
+
+    @property
+    def game(self) -> _nestris.Game:
+        """A copy of the running game (for inspection)."""
+        return self._core.game
+
+
 def register_envs() -> None:
     """Registers the environments with Gymnasium (done on ``import nestris``)."""
     if FRAME_ENV_ID not in gymnasium.registry:
@@ -231,14 +430,9 @@ def register_envs() -> None:
             entry_point="nestris.env:NesTetrisEnv",
             vector_entry_point="nestris.vec:NesTetrisVectorEnv",
         )
-    # TODO(placement env): a placement-level environment (one step = one placement of
-    # the falling piece, chosen among the move generator's reachable placements) needs
-    # the move generator of crates/ai (nestris-ai). When that crate is ready, expose a
-    # `PlacementEnv` core class from the extension (crates/py/src) and a Python class
-    # `nestris.env.NesTetrisPlacementEnv` around it; this registers it as soon as the
-    # extension has the core, so nothing else has to change here.
-    if hasattr(_nestris, "PlacementEnv") and PLACEMENT_ENV_ID not in gymnasium.registry:
+    if PLACEMENT_ENV_ID not in gymnasium.registry:
         gymnasium.register(
             id=PLACEMENT_ENV_ID,
             entry_point="nestris.env:NesTetrisPlacementEnv",
+            vector_entry_point="nestris.vec:NesTetrisPlacementVectorEnv",
         )

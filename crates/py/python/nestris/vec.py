@@ -1,5 +1,10 @@
 """Vectorized NES Tetris: many games stepped in Rust in one call.
 
+(:class:`nestris.VecPlacementEnv` and :class:`NesTetrisPlacementVectorEnv` are the same
+for the placement-level environment: one action per game is a placement index, the
+masks and placements of every game come back in ``(n, MAX_PLACEMENTS)`` and
+``(n, MAX_PLACEMENTS, 3)`` arrays.)
+
 :class:`nestris.VecEnv` (from the extension) holds n games and steps them all in one
 call with the GIL released, writing observations, rewards and flags into numpy arrays
 it allocated once (the same arrays come back every call). :class:`NesTetrisVectorEnv`
@@ -28,7 +33,7 @@ environment reset with seed s + i.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -36,8 +41,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _nestris
-from ._nestris import FEATURE_NAMES, InvalidArgument
-from .env import _FPS, check_seed, observation_space
+from ._nestris import FEATURE_NAMES, MAX_PLACEMENTS, InvalidArgument
+from .env import _FPS, PlacementSpace, check_seed, observation_space, placement_observation_space
 
 
 class NesTetrisVectorEnv(VectorEnv[Any, Any, Any]):
@@ -150,6 +155,186 @@ class NesTetrisVectorEnv(VectorEnv[Any, Any, Any]):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps every game; auto-resets as described in :mod:`nestris.vec`."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        obs, rewards, terminated, truncated, info = self._vec.step(acts)
+        if self._copy:
+            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+        return self._obs(obs), rewards, terminated, truncated, self._info(info)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(self._vec.game(i).render() for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games live in the extension object."""
+
+
+class PlacementBatchSpace(spaces.MultiDiscrete):
+    """The batched action space of :class:`NesTetrisPlacementVectorEnv`:
+    ``MultiDiscrete([MAX_PLACEMENTS] * n)`` whose :meth:`sample` without a mask draws,
+    for each game, among the placements its mask allows now."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        mask_source: Callable[[], np.ndarray | None] | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        super().__init__(np.full(num_envs, MAX_PLACEMENTS, dtype=np.int64), seed=seed)
+        self._mask_source = mask_source
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if mask is None and probability is None and self._mask_source is not None:
+            current = self._mask_source()
+            if current is not None:
+                mask = tuple(np.ascontiguousarray(row, dtype=np.int8) for row in current)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_mask_source"] = None
+        return state
+
+
+class NesTetrisPlacementVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` placement-level games as one ``gymnasium.vector.VectorEnv`` over
+    :class:`nestris.VecPlacementEnv` (auto-reset as :class:`NesTetrisVectorEnv`).
+
+    Takes the options of :class:`nestris.env.NesTetrisPlacementEnv` and
+    ``max_episode_steps``, ``num_threads`` and ``copy`` as :class:`NesTetrisVectorEnv`.
+    ``info["action_mask"]`` is ``(num_envs, MAX_PLACEMENTS)`` ``int8``,
+    ``info["placements"]`` ``(num_envs, MAX_PLACEMENTS, 3)`` ``uint8`` (zeros past each
+    game's ``info["num_placements"]``).
+
+    >>> import nestris
+    >>> envs = nestris.NesTetrisPlacementVectorEnv(4, start_level=18)
+    >>> obs, info = envs.reset(seed=0)
+    >>> obs["action_mask"].shape, info["num_placements"].shape
+    ((4, 200), (4,))
+    >>> obs, rewards, terminated, truncated, info = envs.step(envs.action_space.sample())
+    >>> bool((info["events"] & nestris.Event.LOCKED != 0).all())
+    True
+    """
+
+    metadata = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 4,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        start_level: int = 0,
+        region: str = "ntsc",
+        game_type: str = "A",
+        height: int = 0,
+        tap_hz: int = 30,
+        reaction: int = 0,
+        das: bool = False,
+        soft_drop: bool = False,
+        reward: str = "score",
+        observation: str = "board",
+        max_episode_steps: int | None = None,
+        num_threads: int = 1,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
+        self._vec = _nestris.VecPlacementEnv(
+            num_envs,
+            start_level=start_level,
+            region=region,
+            game_type=game_type,
+            height=height,
+            tap_hz=tap_hz,
+            reaction=reaction,
+            das=bool(das),
+            soft_drop=bool(soft_drop),
+            reward=reward,
+            observation=observation,
+            max_episode_steps=max_episode_steps,
+            num_threads=num_threads,
+        )
+        self.num_envs = int(num_envs)
+        self.render_mode = render_mode
+        self._observation = observation
+        self._copy = bool(copy)
+        self._masks: np.ndarray | None = None
+        self.single_observation_space = placement_observation_space(observation)
+        self.single_action_space = PlacementSpace(MAX_PLACEMENTS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = PlacementBatchSpace(self.num_envs, self._current_masks)
+        self.metadata = dict(self.metadata)
+        self._flags = np.ones(self.num_envs, dtype=bool)
+        self._started = False
+
+    def _current_masks(self) -> np.ndarray | None:
+        return self._masks
+
+    @property
+    def raw(self) -> _nestris.VecPlacementEnv:
+        """The :class:`nestris.VecPlacementEnv` underneath."""
+        return self._vec
+
+    def action_masks(self) -> np.ndarray:
+        """The actions each game allows now: ``(num_envs, MAX_PLACEMENTS)`` bool."""
+        if self._masks is None:
+            return np.zeros((self.num_envs, MAX_PLACEMENTS), dtype=bool)
+        return self._masks.astype(bool)
+
+    def _obs(self, obs: Any) -> Any:
+        if self._observation == "pixels":
+            return obs.copy() if self._copy else obs
+        features = obs["features"]
+        keep = (lambda a: a.copy()) if self._copy else (lambda a: a)
+        out: dict[str, np.ndarray] = {"board": keep(obs["board"])}
+        for i, name in enumerate(FEATURE_NAMES):
+            column = features[:, i]
+            out[name] = column.astype(np.int64) if self._copy else column
+        out["action_mask"] = keep(obs["action_mask"])
+        out["placements"] = keep(obs["placements"])
+        return out
+
+    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
+        self._masks = info["action_mask"]
+        out: dict[str, Any] = {}
+        for key, value in info.items():
+            out[key] = value.copy() if self._copy else value
+            out["_" + key] = self._flags
+        return out
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Resets every game (as :meth:`NesTetrisVectorEnv.reset`) and runs each to its
+        first piece."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            checked = [check_seed(s) for s in seed]
+            seeds = [s for s in checked if s is not None]
+            if len(seeds) != self.num_envs:
+                raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
+            super().reset(seed=None)
+            self._started = True
+            obs, info = self._vec.reset(seeds)
+        else:
+            s = check_seed(seed)
+            super().reset(seed=s)
+            if s is None and not self._started:
+                s = int(self.np_random.integers(0, 2**63 - 1))
+            self._started = True
+            obs, info = self._vec.reset(s)
+        return self._obs(obs), self._info(info)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Makes one placement in every game; auto-resets as described in
+        :mod:`nestris.vec`."""
         acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         obs, rewards, terminated, truncated, info = self._vec.step(acts)
         if self._copy:

@@ -1,0 +1,436 @@
+//! `nestris.Ai`: the player of `nestris-ai` as a policy, over a `Game` (the buttons of
+//! the next piece) or a placement environment (the index of its placement), and whole
+//! placement-level games with it (or with random placements) for `nestris.evaluate`,
+//! run without the GIL.
+
+use nestris_ai::{Ai, InputModel, MoveGen, Weights};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use crate::episode::SplitMix;
+use crate::errors::invalid_argument;
+use crate::eval::policy_rng;
+use crate::game::PyGame;
+use crate::options::{int_in, type_name};
+use crate::penv::{model_dict, PlacementEnv};
+use crate::placement::{model_hz, parse_model, PlacementConfig, PlacementEpisode};
+
+/// The placement of `ep`'s current piece that `ai` chooses: the index of its action,
+/// or `None` when the AI has no plan (no piece under control) or its placement is not
+/// among the episode's (another input model).
+pub fn choose_index(ai: &mut Ai, ep: &PlacementEpisode) -> Option<usize> {
+    if ep.ended {
+        return None;
+    }
+    let plan = ai.plan(&ep.game);
+    if plan.is_empty() {
+        return None;
+    }
+    let mut g = ep.game.clone();
+    for b in plan {
+        g.step(b);
+    }
+    let s = g.state();
+    ep.choices
+        .iter()
+        .position(|c| (c.o, c.x, c.y) == (s.piece, s.x, s.y))
+}
+
+/// The evaluation weights from a Python dict (missing keys keep their defaults).
+fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Weights::default());
+    };
+    let dict = obj.cast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "weights must be a dict of floats (see Ai().weights), got {}",
+            type_name(obj)
+        ))
+    })?;
+    let known = weight_names();
+    let mut map = serde_json::Map::new();
+    for (k, v) in dict.iter() {
+        let key: String = k
+            .extract()
+            .map_err(|_| PyTypeError::new_err("weights keys must be str"))?;
+        if !known.contains(&key) {
+            return Err(invalid_argument(format!(
+                "unknown weight {key:?}: the weights are {}",
+                known.join(", ")
+            )));
+        }
+        let value: f64 = v.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "weight {key:?} must be a number, got {}",
+                type_name(&v)
+            ))
+        })?;
+        if !value.is_finite() {
+            return Err(invalid_argument(format!(
+                "weight {key:?} must be finite, got {value}"
+            )));
+        }
+        map.insert(key, serde_json::Value::from(value));
+    }
+    serde_json::from_value(serde_json::Value::Object(map))
+        .map_err(|e| invalid_argument(format!("bad weights: {e}")))
+}
+
+/// The names of the weights, in their declaration order.
+fn weight_names() -> Vec<String> {
+    match serde_json::to_value(Weights::default()) {
+        Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn weights_dict<'py>(py: Python<'py>, w: &Weights) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(w) {
+        for (k, v) in m {
+            d.set_item(k, v.as_f64().unwrap_or(f64::NAN))?;
+        }
+    }
+    Ok(d)
+}
+
+/// The placement environment core behind `env`: a ``PlacementEnv``, or anything with
+/// a ``core`` or ``unwrapped`` attribute leading to one (the Gymnasium classes and
+/// their wrappers).
+fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEnv>> {
+    let mut cur = env.clone();
+    for _ in 0..64 {
+        if let Ok(core) = cur.cast::<PlacementEnv>() {
+            return Ok(core.clone());
+        }
+        let next = if cur.hasattr("core")? {
+            cur.getattr("core")?
+        } else if cur.hasattr("unwrapped")? {
+            cur.getattr("unwrapped")?
+        } else {
+            break;
+        };
+        if next.is(&cur) {
+            break;
+        }
+        cur = next;
+    }
+    Err(PyTypeError::new_err(format!(
+        "choose() needs a placement environment (gymnasium.make(\"nestris/NES-Tetris-Placement-v0\"), NesTetrisPlacementEnv or PlacementEnv), got {}",
+        type_name(env)
+    )))
+}
+
+/// The AI player of ``nestris-ai`` (board evaluation and a search over the current
+/// piece and the preview, with frame-exact move generation) as a policy.
+///
+/// ``Ai(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None)``: its hands
+/// tap at ``tap_hz`` (30, 20, 15 or 12 taps per second), wait ``reaction`` frames after
+/// each spawn, and may hold directions (``das``) and Down (``soft_drop``); ``weights``
+/// is a dict overriding some of the evaluation weights (``Ai().weights`` lists them).
+///
+/// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
+///   :class:`Game` where the AI wants it.
+/// * :meth:`choose` gives the action of a placement environment (``nestris/NES-Tetris-
+///   Placement-v0``) for the AI's placement; the environment's input model must be the
+///   AI's.
+///
+/// >>> import gymnasium, nestris
+/// >>> ai = nestris.Ai()
+/// >>> env = gymnasium.make("nestris/NES-Tetris-Placement-v0", start_level=9)
+/// >>> obs, info = env.reset(seed=1)
+/// >>> for _ in range(30):
+/// ...     obs, reward, terminated, truncated, info = env.step(ai.choose(env))
+/// >>> info["lines"] > 0
+/// True
+/// >>> g = nestris.Game(level=18, seed=3)
+/// >>> buttons = ai.plan(g)
+/// >>> ev = g.run(buttons)
+/// >>> g.play_state
+/// 2
+#[pyclass(module = "nestris._nestris", name = "Ai")]
+#[derive(Debug, Clone)]
+pub struct PyAi {
+    ai: Ai,
+    model: InputModel,
+    weights: Weights,
+}
+
+impl PyAi {
+    /// The input model.
+    pub fn model(&self) -> InputModel {
+        self.model
+    }
+}
+
+#[pymethods]
+impl PyAi {
+    #[new]
+    #[pyo3(
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None),
+        text_signature = "(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None)"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        tap_hz: Option<&Bound<'_, PyAny>>,
+        reaction: Option<&Bound<'_, PyAny>>,
+        das: bool,
+        soft_drop: bool,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let zero = 0i32.into_bound_py_any(py)?;
+        let thirty = 30i32.into_bound_py_any(py)?;
+        let model = parse_model(
+            tap_hz.unwrap_or(&thirty),
+            reaction.unwrap_or(&zero),
+            das,
+            soft_drop,
+        )?;
+        let weights = weights_arg(weights)?;
+        Ok(PyAi {
+            ai: Ai::new(weights, model),
+            model,
+            weights,
+        })
+    }
+
+    /// The joypad bytes, one per frame from the next frame on, that put the current
+    /// piece of ``game`` where the AI places it (up to the frame in which it lands);
+    /// empty when no piece is under control.
+    fn plan(&mut self, py: Python<'_>, game: PyRef<'_, PyGame>) -> Vec<u32> {
+        let g = game.inner();
+        let ai = &mut self.ai;
+        py.detach(|| ai.plan(g))
+            .into_iter()
+            .map(|b| u32::from(b.bits()))
+            .collect()
+    }
+
+    /// The action (placement index) of placement environment ``env`` for the AI's
+    /// placement of the current piece (0 once the game has ended). ``env`` is a
+    /// placement environment (the Gymnasium one, wrapped or not, or its
+    /// ``PlacementEnv`` core) with the AI's input model.
+    fn choose(&mut self, py: Python<'_>, env: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let core = resolve_core(env)?;
+        let core = core.borrow();
+        let ep = core.episode();
+        if ep.ended {
+            return Ok(0);
+        }
+        let ai = &mut self.ai;
+        match py.detach(|| choose_index(ai, ep)) {
+            Some(i) => Ok(i),
+            None => Err(invalid_argument(format!(
+                "the AI's placement is not among the environment's: give the environment the AI's input model {:?}",
+                self.model
+            ))),
+        }
+    }
+
+    /// The evaluation weights (a new dict).
+    #[getter]
+    fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        weights_dict(py, &self.weights)
+    }
+
+    /// The input model: ``{"tap_hz", "tap_interval", "reaction", "das", "soft_drop"}``.
+    #[getter]
+    fn input_model<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        model_dict(py, &self.model)
+    }
+
+    /// Taps per second.
+    #[getter]
+    fn tap_hz(&self) -> i64 {
+        model_hz(&self.model)
+    }
+
+    /// Frames of no input after each spawn.
+    #[getter]
+    fn reaction(&self) -> u8 {
+        self.model.reaction
+    }
+
+    /// Directions may be held (DAS).
+    #[getter]
+    fn das(&self) -> bool {
+        self.model.das
+    }
+
+    /// Down may be held (soft drop).
+    #[getter]
+    fn soft_drop(&self) -> bool {
+        self.model.soft_drop
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let args = (
+            model_hz(&me.model),
+            me.model.reaction,
+            me.model.das,
+            me.model.soft_drop,
+            weights_dict(py, &me.weights)?,
+        )
+            .into_pyobject(py)?;
+        Ok((slf.get_type().into_any(), args))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Ai(tap_hz={}, reaction={}, das={}, soft_drop={})",
+            model_hz(&self.model),
+            self.model.reaction,
+            if self.model.das { "True" } else { "False" },
+            if self.model.soft_drop {
+                "True"
+            } else {
+                "False"
+            },
+        )
+    }
+}
+
+/// A policy of [`play_placements`].
+enum Policy {
+    Ai(Box<Ai>),
+    Random,
+}
+
+/// The result of one placement-level game.
+struct GameResult {
+    seed: u64,
+    score: u32,
+    lines: u32,
+    level: u8,
+    steps: u64,
+    frames: u64,
+    total_reward: f64,
+    terminated: bool,
+}
+
+fn play(
+    cfg: &PlacementConfig,
+    policy: &mut Policy,
+    seed: u64,
+    max_steps: u64,
+    mg: &mut MoveGen,
+) -> Result<GameResult, String> {
+    let mut ep = PlacementEpisode::new(cfg, Some(seed), mg);
+    let mut rng: SplitMix = policy_rng(seed);
+    let mut total = 0.0;
+    while !ep.ended && ep.steps < max_steps {
+        let a = match policy {
+            Policy::Ai(ai) => choose_index(ai, &ep).ok_or_else(|| {
+                "the AI's placement is not among the environment's (another input model)"
+                    .to_string()
+            })?,
+            Policy::Random => rng.below(ep.num_choices()),
+        };
+        match ep.step(cfg, a, mg) {
+            Ok(r) => total += r.reward,
+            Err(d) => return Err(format!("{d:?}")),
+        }
+    }
+    Ok(GameResult {
+        seed,
+        score: ep.score(),
+        lines: ep.lines(),
+        level: ep.game.state().level,
+        steps: ep.steps,
+        frames: ep.frames,
+        total_reward: total,
+        terminated: ep.ended,
+    })
+}
+
+/// Plays one placement-level game per seed with ``policy`` (an :class:`Ai`, whose
+/// input model the games use, or ``"random"``: a uniformly random placement each step,
+/// from a generator seeded by the game's seed) and returns one dict per game: ``seed``,
+/// ``score``, ``lines``, ``level``, ``steps`` (placements), ``frames``,
+/// ``total_reward``, ``terminated``. Runs without the GIL.
+#[pyfunction]
+#[pyo3(
+    signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", max_steps=None),
+    text_signature = "(policy, seeds, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", max_steps=None)"
+)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the Python function"
+)]
+pub fn play_placements<'py>(
+    py: Python<'py>,
+    policy: &Bound<'py, PyAny>,
+    seeds: Vec<u64>,
+    start_level: Option<&Bound<'py, PyAny>>,
+    region: &str,
+    game_type: &str,
+    height: Option<&Bound<'py, PyAny>>,
+    tap_hz: Option<&Bound<'py, PyAny>>,
+    reaction: Option<&Bound<'py, PyAny>>,
+    das: bool,
+    soft_drop: bool,
+    reward: &str,
+    max_steps: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let zero = 0i32.into_bound_py_any(py)?;
+    let thirty = 30i32.into_bound_py_any(py)?;
+    let mut cfg = PlacementConfig::parse(
+        start_level.unwrap_or(&zero),
+        region,
+        game_type,
+        height.unwrap_or(&zero),
+        tap_hz.unwrap_or(&thirty),
+        reaction.unwrap_or(&zero),
+        das,
+        soft_drop,
+        reward,
+        "board",
+        None,
+    )?;
+    let mut pol = if let Ok(ai) = policy.cast::<PyAi>() {
+        let ai = ai.borrow();
+        // The games are played with the AI's hands.
+        cfg.model = ai.model;
+        Policy::Ai(Box::new(ai.ai.clone()))
+    } else if policy.extract::<String>().is_ok_and(|s| s == "random") {
+        Policy::Random
+    } else {
+        return Err(invalid_argument(format!(
+            "policy must be a nestris.Ai or \"random\", got {}",
+            policy.repr()?
+        )));
+    };
+    let max_steps = match max_steps {
+        Some(m) if !m.is_none() => int_in("max_steps", m, 1, i64::MAX)? as u64,
+        _ => u64::MAX,
+    };
+    let results: Result<Vec<GameResult>, String> = py.detach(|| {
+        let mut mg = MoveGen::new();
+        seeds
+            .iter()
+            .map(|s| play(&cfg, &mut pol, *s, max_steps, &mut mg))
+            .collect()
+    });
+    let results = results.map_err(crate::errors::NestrisError::new_err)?;
+    results
+        .iter()
+        .map(|r| {
+            let d = PyDict::new(py);
+            d.set_item("seed", r.seed)?;
+            d.set_item("score", r.score)?;
+            d.set_item("lines", r.lines)?;
+            d.set_item("level", r.level)?;
+            d.set_item("steps", r.steps)?;
+            d.set_item("frames", r.frames)?;
+            d.set_item("total_reward", r.total_reward)?;
+            d.set_item("terminated", r.terminated)?;
+            Ok(d)
+        })
+        .collect()
+}
