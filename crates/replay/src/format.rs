@@ -71,6 +71,10 @@ pub enum ReplayError {
     },
 }
 
+/// The most frames a replay may hold (about 25 days of play): a larger count in a
+/// small file would otherwise expand into gigabytes of inputs.
+pub const MAX_FRAMES: u64 = 1 << 27;
+
 const START_POWER_ON: u8 = 0;
 const START_SETUP: u8 = 1;
 const START_SNAPSHOT: u8 = 2;
@@ -305,6 +309,13 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
     };
     let frames_at = r.at;
     let frames = r.u32("frame count")? as u64;
+    if frames > MAX_FRAMES {
+        return Err(ReplayError::BadField {
+            what: "frame count (more than a replay may hold)",
+            value: frames,
+            at: frames_at,
+        });
+    }
     let hash = r.u64("final state hash")?;
     let meta_len = r.u16("metadata length")? as usize;
     let meta_at = r.at;

@@ -24,7 +24,7 @@ mod recorder;
 pub mod rom;
 pub mod session;
 
-pub use format::{ReplayError, FORMAT_VERSION, MAGIC};
+pub use format::{ReplayError, FORMAT_VERSION, MAGIC, MAX_FRAMES};
 pub use recorder::{write_atomically, Recorder};
 
 use nestris_core::{Buttons, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
