@@ -8,6 +8,7 @@
 mod bench;
 mod conformance;
 mod export;
+mod pilot;
 mod play;
 mod plot;
 mod replay;

@@ -39,11 +39,44 @@ pub struct Args {
     /// Terminal mode: press through the menus to an A-type game at this level.
     #[arg(long, value_name = "LEVEL")]
     pub quick: Option<u8>,
+    /// Let the AI play (it presses through the menus to --ai-level).
+    #[arg(long)]
+    pub ai: bool,
+    /// The level the AI starts at (0-19).
+    #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "ai")]
+    pub ai_level: u8,
+    /// The AI's tap rate in Hz (30, 20, 15 or 12).
+    #[arg(long, value_name = "HZ", default_value_t = 30, requires = "ai")]
+    pub ai_tap_hz: u8,
+}
+
+/// The input model for a tap rate in Hz.
+pub fn tap_model(hz: u8) -> Result<nestris_ai::InputModel> {
+    let interval = match hz {
+        30 => 2,
+        20 => 3,
+        15 => 4,
+        12 => 5,
+        _ => anyhow::bail!("tap rate {hz} Hz: use 30, 20, 15 or 12"),
+    };
+    Ok(nestris_ai::InputModel::tapping(interval))
 }
 
 /// Runs `nestris play`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let region = if args.pal { Region::Pal } else { Region::Ntsc };
+    let pilot = if args.ai {
+        if args.ai_level > 19 {
+            anyhow::bail!("--ai-level takes 0 to 19");
+        }
+        Some(crate::pilot::autopilot(
+            args.ai_level,
+            tap_model(args.ai_tap_hz)?,
+            nestris_ai::Weights::default(),
+        ))
+    } else {
+        None
+    };
     if args.tui {
         if args.quick.is_some_and(|l| l > 19) {
             anyhow::bail!("--quick takes a level from 0 to 19");
@@ -55,14 +88,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             .clone()
             .or_else(|| args.data_dir.as_ref().map(|d| d.join("replays")))
             .unwrap_or(defaults.replay_dir);
-        nestris_tui::run(nestris_tui::TuiOptions {
-            region,
-            quick: args.quick,
-            replay_dir: Some(replay_dir),
-        })?;
+        nestris_tui::run_with_pilot(
+            nestris_tui::TuiOptions {
+                region,
+                quick: args.quick,
+                replay_dir: Some(replay_dir),
+            },
+            pilot,
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut options = nestris_window::WindowOptions {
+        ai: pilot,
         region,
         hud: args.hud,
         mute: args.mute,

@@ -25,6 +25,16 @@ const MAX_SKIPPED_DRAWS: u32 = 6;
 /// Takes over the terminal (raw mode, alternate screen, the kitty keyboard protocol where
 /// available) and restores it on return, on error and on panic.
 pub fn run(options: TuiOptions) -> anyhow::Result<()> {
+    run_with_pilot(options, None)
+}
+
+/// Something that plays instead of the keyboard: given the game after the last frame, the
+/// buttons for the next one (the AI, for `nestris play --tui --ai`).
+pub type Pilot = Box<dyn FnMut(&Game) -> Buttons>;
+
+/// [`run`] with the buttons coming from `pilot` instead of the keyboard (the keyboard
+/// still quits).
+pub fn run_with_pilot(options: TuiOptions, pilot: Option<Pilot>) -> anyhow::Result<()> {
     options.validate().map_err(anyhow::Error::msg)?;
     if !stdout().is_terminal() {
         anyhow::bail!("the terminal front end needs a terminal on standard output");
@@ -36,6 +46,7 @@ pub fn run(options: TuiOptions) -> anyhow::Result<()> {
     terminal.clear()?;
     let region = options.region;
     let mut session = Session::new(options, guard.hold_mode());
+    session.pilot = pilot;
     let result = play(&mut terminal, &mut session, region);
     drop(terminal);
     drop(guard);
@@ -83,7 +94,6 @@ pub(crate) enum Flow {
 }
 
 /// The console and everything around it, without the terminal.
-#[derive(Debug)]
 pub(crate) struct Session {
     pub(crate) game: Game,
     pub(crate) view: View,
@@ -92,6 +102,19 @@ pub(crate) struct Session {
     quick: Option<u8>,
     /// The session's replay, when a replay folder was given.
     recording: Option<Recording>,
+    /// Who presses the buttons, when not the keyboard.
+    pilot: Option<Pilot>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("game", &self.game)
+            .field("quick", &self.quick)
+            .field("recording", &self.recording)
+            .field("pilot", &self.pilot.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Session {
@@ -126,6 +149,7 @@ impl Session {
             keys: KeyState::new(hold_mode),
             quick: options.quick,
             recording,
+            pilot: None,
         }
     }
 
@@ -192,6 +216,9 @@ impl Session {
             return;
         }
         let mut buttons = self.keys.sample(now);
+        if let Some(pilot) = &mut self.pilot {
+            buttons = pilot(&self.game);
+        }
         if let Some(level) = self.quick {
             if self.in_game() {
                 self.quick = None;

@@ -22,9 +22,9 @@ pub mod draw;
 mod input;
 mod options;
 mod pacing;
-mod quick;
+pub mod quick;
 mod term;
 
 pub use anim::ClearAnimation;
-pub use app::run;
+pub use app::{run, run_with_pilot, Pilot};
 pub use options::{TuiOptions, USAGE};

@@ -9,7 +9,7 @@
 use nestris_core::{Buttons, Snapshot};
 
 /// The buttons to hold this frame on the way to a game at `level` (0..=19).
-pub(crate) fn buttons(s: &Snapshot, level: u8) -> Buttons {
+pub fn buttons(s: &Snapshot, level: u8) -> Buttons {
     let held = Buttons(s.held);
     let target = level % 10;
     let on_target = s.game_mode == 3 && s.start_level == target;
