@@ -258,7 +258,11 @@ impl Game {
             s.vram_row = 0;
         } else if s.vram_row <= 20 {
             // Up to four rows a frame; after row 19 the copy is done ($20).
-            s.vram_row = if s.vram_row >= 16 { 0x20 } else { s.vram_row + 4 };
+            s.vram_row = if s.vram_row >= 16 {
+                0x20
+            } else {
+                s.vram_row + 4
+            };
         } else if s.vram_row >= 0x80 {
             // Only reachable from a hand-made state: the cartridge's signed tests, as is.
             for _ in 0..4 {
