@@ -67,6 +67,9 @@ impl Drop for Guard {
     }
 }
 
+/// One X server at a time: two starting together can race for a display number.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Starts Xvfb on a free display; returns it and its number.
 fn start_xvfb() -> (Guard, String) {
     let mut child = Command::new("Xvfb")
@@ -89,7 +92,16 @@ fn start_xvfb() -> (Guard, String) {
         .expect("Xvfb names its display");
     let n = line.trim().to_string();
     assert!(!n.is_empty(), "Xvfb did not start");
-    (Guard(child), format!(":{n}"))
+    // On a busy machine the server can lag its display number a little: wait until it
+    // answers (stale sockets of earlier servers make the socket file no proof).
+    let display = format!(":{n}");
+    let t = Instant::now();
+    while xdotool(&display, &["getdisplaygeometry"]).trim().is_empty()
+        && t.elapsed() < Duration::from_secs(15)
+    {
+        sleep(Duration::from_millis(100));
+    }
+    (Guard(child), display)
 }
 
 fn xdotool(display: &str, args: &[&str]) -> String {
@@ -261,6 +273,7 @@ fn the_window_plays_from_power_on() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (_xvfb, display) = start_xvfb();
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
@@ -448,6 +461,7 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     recorder.save(&replay_path).unwrap();
     let replay: Replay = recorder.replay();
 
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (_xvfb, display) = start_xvfb();
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
