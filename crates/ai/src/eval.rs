@@ -86,6 +86,48 @@ impl Default for Weights {
     }
 }
 
+/// Lists the fields of [`Weights`] once, for the array views.
+macro_rules! weight_fields {
+    ($($f:ident),* $(,)?) => {
+        impl Weights {
+            /// The field names, in the order of [`Weights::to_array`].
+            pub const NAMES: [&'static str; Weights::COUNT] = [$(stringify!($f)),*];
+
+            /// The weights as an array, in the order of [`Weights::NAMES`] (for tuning).
+            pub fn to_array(&self) -> [f32; Weights::COUNT] {
+                [$(self.$f),*]
+            }
+
+            /// Weights from an array in the order of [`Weights::NAMES`].
+            pub fn from_array(a: [f32; Weights::COUNT]) -> Weights {
+                let mut it = a.into_iter();
+                Weights { $($f: it.next().expect("one value per field")),* }
+            }
+        }
+    };
+}
+
+weight_fields!(
+    holes,
+    hole_rows,
+    covered,
+    row_transitions,
+    col_transitions,
+    bumpiness,
+    bumpiness_sq,
+    height,
+    danger,
+    danger_row,
+    other_well,
+    well_blocked,
+    ready_rows,
+    tetris_ready,
+    excess_ready,
+    unreachable,
+    burn,
+    tetris,
+);
+
 /// Why a weights file could not be read.
 #[derive(Debug)]
 pub enum WeightsError {
@@ -110,6 +152,9 @@ impl std::fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 impl Weights {
+    /// Number of fields.
+    pub const COUNT: usize = 18;
+
     /// Reads weights from a `.json` file, or TOML for any other name.
     pub fn load(path: impl AsRef<Path>) -> Result<Weights, WeightsError> {
         let path = path.as_ref();
@@ -369,6 +414,36 @@ mod tests {
         let partial = Weights::from_toml("holes = -1.5\n").unwrap();
         assert_eq!(partial.holes, -1.5);
         assert_eq!(partial.tetris, w.tetris);
+    }
+
+    #[test]
+    fn the_array_view_round_trips() {
+        let w = Weights::default();
+        let a = w.to_array();
+        assert_eq!(a[0], w.holes);
+        assert_eq!(a[Weights::COUNT - 1], w.tetris);
+        assert_eq!(Weights::from_array(a), w);
+        assert_eq!(Weights::NAMES[0], "holes");
+        // Every field is in the list: the TOML form has the same names.
+        let toml = w.to_toml();
+        for name in Weights::NAMES {
+            assert!(toml.contains(&format!("{name} = ")), "{name}");
+        }
+        assert_eq!(
+            toml.lines().filter(|l| l.contains(" = ")).count(),
+            Weights::COUNT
+        );
+    }
+
+    #[test]
+    fn the_shipped_15_hz_weights_load() {
+        let w = Weights::from_toml(include_str!("../weights/hz15.toml")).unwrap();
+        assert_ne!(w, Weights::default());
+        // Every field is given in the file (none left at its default).
+        let text = include_str!("../weights/hz15.toml");
+        for name in Weights::NAMES {
+            assert!(text.contains(&format!("\n{name} = ")), "{name}");
+        }
     }
 
     #[test]

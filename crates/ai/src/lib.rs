@@ -8,10 +8,15 @@
 //!   simulating the cartridge's piece control frame by frame on a [`Board`] bitboard,
 //!   each with the exact per-frame buttons that put it there (tucks and spins included).
 //! * [`eval`] and [`search`]: a weighted board evaluation ([`Weights`], loadable from
-//!   TOML or JSON) and a search over the current piece and the preview.
+//!   TOML or JSON) and a search over the current piece, the preview and the piece after
+//!   it (which the generator has fixed by the time the current piece lands).
 //! * [`player`]: [`Ai`], which turns a [`Game`](nestris_core::Game) into the buttons
 //!   of the next piece, and [`play_game`], which plays a whole game through
 //!   [`Game::step`](nestris_core::Game::step), so its inputs are a valid replay.
+//!
+//! Around them, [`benchmark`] plays many games in parallel on a fixed, published seed
+//! list and reports score and line statistics (the score also without the cartridge's
+//! 999,999 cap), and [`tune`] searches the weights by the cross-entropy method.
 //!
 //! ```
 //! use nestris_ai::{play_game, Ai, InputModel, Weights};
@@ -27,16 +32,18 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod benchmark;
 pub mod board;
 pub mod eval;
 pub mod inputs;
 pub mod movegen;
 pub mod player;
 pub mod search;
+pub mod tune;
 
 pub use board::Board;
 pub use eval::Weights;
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start};
-pub use player::{play_game, Ai, GameResult};
-pub use search::Search;
+pub use player::{play, play_game, Ai, End, GameResult, Limits};
+pub use search::{Search, SearchOptions};

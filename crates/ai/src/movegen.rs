@@ -311,6 +311,8 @@ pub struct MoveGen {
     /// Expand every state fully, without the waited-state shortcut (a slower reference
     /// for tests; the placements found are the same).
     pub exhaustive: bool,
+    /// Never take the plain-tapping search (tests compare the two).
+    general_only: bool,
 }
 
 impl MoveGen {
@@ -359,7 +361,6 @@ impl MoveGen {
             ft_states,
         };
         let board = &cx.board;
-        let gen = self.generation;
 
         // Reaction time: frames of nothing, the same for every placement.
         let mut st = start.piece;
@@ -380,9 +381,6 @@ impl MoveGen {
             waited: false,
             expanded: false,
         });
-        if let Some(k) = key(&st, ft_states) {
-            self.mark(k, gen, 0);
-        }
 
         let piece_type = ORIENTATION_TYPE[st.o as usize] as usize;
         let rots: &[u8] = match ORIENT_COUNT[piece_type] {
@@ -391,6 +389,33 @@ impl MoveGen {
             _ => &[0, A, B],
         };
 
+        if !model.das
+            && !model.soft_drop
+            && !self.exhaustive
+            && !self.general_only
+            && st.held == 0
+            && st.ary == 0
+            && (st.ft as usize) < ft_states
+            && st.x < 10
+            && st.y < 21
+        {
+            self.generate_taps(&cx, model.interval(), rots);
+        } else {
+            self.generate_general(&cx, model, rots);
+        }
+        for p in &mut self.placements {
+            p.tops_out = !cx.board.fits(p.o, p.x, p.y);
+        }
+        &self.placements
+    }
+
+    /// The search for every input model and start: from node 0.
+    fn generate_general(&mut self, cx: &Cx, model: &InputModel, rots: &[u8]) {
+        let st = self.nodes[0].st;
+        let ft_states = cx.ft_states;
+        if let Some(k) = key(&st, ft_states) {
+            self.mark(k, self.generation, 0);
+        }
         // States in order of time within the piece's fall (countdown, then row and
         // timer): every move goes forward in it, so when a state is expanded, every
         // state that can wait into it already has, and its `waited` mark is final.
@@ -407,13 +432,173 @@ impl MoveGen {
             while j < self.buckets[t].len() {
                 let i = self.buckets[t][j] as usize;
                 j += 1;
-                self.expand(i, &cx, model, rots);
+                self.expand(i, cx, model, rots);
             }
         }
-        for p in &mut self.placements {
-            p.tops_out = !cx.board.fits(p.o, p.x, p.y);
+    }
+
+    /// The same search as [`MoveGen::generate_general`] for the common case of plain
+    /// tapping (no DAS, no soft drop) from a state with nothing held and no first-piece
+    /// countdown, written for it: every state then has nothing held, so the autorepeat
+    /// counters play no part (a new press resets `autorepeatX`, and `autorepeatY` stays
+    /// 0 without Down) and a state is its position, orientation and timer. The moves,
+    /// their order of expansion, the waited-state shortcut and the placements found are
+    /// those of the general search.
+    fn generate_taps(&mut self, cx: &Cx, interval: u8, rots: &[u8]) {
+        let board = &cx.board;
+        let speed = cx.rules.speed;
+        let fts = cx.ft_states;
+        let gen = self.generation;
+        let n_follow = interval - 1;
+        // The taps: a direction and/or a rotation, pressed on one frame.
+        let mut taps = [(0u8, 0u8, 0u8); 8];
+        let mut n_taps = 0;
+        for sh in [0, L, R] {
+            for &rot in rots {
+                if sh | rot != 0 {
+                    let dx = match sh {
+                        L => 255u8,
+                        R => 1,
+                        _ => 0,
+                    };
+                    taps[n_taps] = (sh | rot, dx, rot);
+                    n_taps += 1;
+                }
+            }
         }
-        &self.placements
+        let taps = &taps[..n_taps];
+        let ticks = 21 * fts;
+        if self.buckets.len() < ticks {
+            self.buckets.resize_with(ticks, Vec::new);
+        }
+        for b in &mut self.buckets[..ticks] {
+            b.clear();
+        }
+        let tick = |s: &PieceState| s.y as usize * fts + s.ft as usize;
+        // Its own keys in the same table (orientation id rather than index: the table
+        // holds 38 classes of 4 orientations, more than 19 ids).
+        let key = |s: &PieceState| {
+            ((s.o as usize * 21 + s.y as usize) * 10 + s.x as usize) * fts + s.ft as usize
+        };
+        let root = self.nodes[0].st;
+        self.stamps[key(&root)] = (gen as u64) << 32;
+        self.buckets[tick(&root)].push(0);
+        // One frame of gravity (nothing pressed after the shift and rotation): true
+        // when the piece lands.
+        #[inline(always)]
+        fn fall(board: &Collision, speed: u8, s: &mut PieceState) -> bool {
+            s.ft = s.ft.wrapping_add(1);
+            if (s.ft.wrapping_sub(speed) as i8) < 0 {
+                return false;
+            }
+            s.ft = 0;
+            if board.fits(s.o, s.x, s.y + 1) {
+                s.y += 1;
+                false
+            } else {
+                true
+            }
+        }
+        for t in 0..ticks {
+            let mut j = 0;
+            while j < self.buckets[t].len() {
+                let i = self.buckets[t][j] as usize;
+                j += 1;
+                self.nodes[i].expanded = true;
+                let node = self.nodes[i];
+                self.expanded += 1;
+                // One frame of waiting.
+                self.simulated += 1;
+                let wait = Act {
+                    first: 0,
+                    follow: 0,
+                    n_follow: 0,
+                };
+                let mut s = node.st;
+                if fall(board, speed, &mut s) {
+                    self.record(s, i as u32, wait, 1, node.frames + 1);
+                } else {
+                    let waited = s.y == node.st.y;
+                    let k = key(&s);
+                    let slot = &mut self.stamps[k];
+                    if (*slot >> 32) as u32 == gen {
+                        let seen = &mut self.nodes[*slot as u32 as usize];
+                        if waited && !seen.expanded {
+                            seen.waited = true;
+                        }
+                    } else {
+                        *slot = (gen as u64) << 32 | self.nodes.len() as u64;
+                        self.buckets[tick(&s)].push(self.nodes.len() as u32);
+                        self.nodes.push(Node {
+                            st: s,
+                            parent: i as u32,
+                            act: wait,
+                            frames: node.frames + 1,
+                            waited,
+                            expanded: false,
+                        });
+                    }
+                }
+                if node.waited {
+                    continue;
+                }
+                for &(buttons, dx, rot) in taps {
+                    self.simulated += 1;
+                    let act = Act {
+                        first: buttons,
+                        follow: 0,
+                        n_follow,
+                    };
+                    let mut s = node.st;
+                    if dx != 0 {
+                        let nx = s.x.wrapping_add(dx);
+                        if board.fits(s.o, nx, s.y) {
+                            s.x = nx;
+                        }
+                    }
+                    if rot != 0 {
+                        let to = if rot == A {
+                            ROTATE_A[s.o as usize]
+                        } else {
+                            ROTATE_B[s.o as usize]
+                        };
+                        if board.fits(to, s.x, s.y) {
+                            s.o = to;
+                        }
+                    }
+                    if fall(board, speed, &mut s) {
+                        self.record(s, i as u32, act, 1, node.frames + 1);
+                        continue;
+                    }
+                    let mut landed = false;
+                    for f in 0..n_follow {
+                        if fall(board, speed, &mut s) {
+                            self.record(s, i as u32, act, f + 2, node.frames + f as u16 + 2);
+                            landed = true;
+                            break;
+                        }
+                    }
+                    if landed {
+                        continue;
+                    }
+                    let k = key(&s);
+                    let slot = &mut self.stamps[k];
+                    if (*slot >> 32) as u32 == gen {
+                        continue;
+                    }
+                    *slot = (gen as u64) << 32 | self.nodes.len() as u64;
+                    self.buckets[tick(&s)].push(self.nodes.len() as u32);
+                    self.nodes.push(Node {
+                        st: s,
+                        parent: i as u32,
+                        act,
+                        frames: node.frames + 1 + n_follow as u16,
+                        waited: false,
+                        expanded: false,
+                    });
+                }
+            }
+        }
     }
 
     /// Tries every move of the input model from node `i`.
@@ -726,6 +911,59 @@ mod tests {
             }
         }
         assert_eq!(moves, [0, 16, 22, 28]);
+    }
+
+    /// The plain-tapping search against the general one: the same placements in the
+    /// same order, with the same inputs.
+    #[test]
+    fn the_tapping_search_is_the_general_one() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut fast, mut general) = (MoveGen::new(), MoveGen::new());
+        general.general_only = true;
+        let mut compared = 0;
+        for _ in 0..300 {
+            let mut board = Board::empty();
+            let heights: Vec<u64> = (0..10).map(|_| next() % 14).collect();
+            for (c, &h) in heights.iter().enumerate() {
+                for k in 0..h as usize {
+                    if next() % 6 != 0 || k + 1 == h as usize {
+                        board.set(19 - k, c);
+                    }
+                }
+            }
+            let level = [0u8, 8, 15, 18, 19, 28, 29, 39][(next() % 8) as usize];
+            let piece = [2u8, 7, 8, 10, 11, 14, 18][(next() % 7) as usize];
+            let model = InputModel {
+                tap_interval: 2 + (next() % 4) as u8,
+                das: false,
+                reaction: (next() % 4) as u8,
+                soft_drop: false,
+            };
+            let mut start = Start::spawn(board, piece, level, Region::Ntsc);
+            start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
+            fast.generate(&start, &model);
+            general.generate(&start, &model);
+            assert_eq!(
+                fast.placements(),
+                general.placements(),
+                "{board:?} {model:?}"
+            );
+            assert_eq!(
+                (fast.expanded, fast.simulated),
+                (general.expanded, general.simulated)
+            );
+            for p in fast.placements() {
+                assert_eq!(fast.inputs(p), general.inputs(p));
+            }
+            compared += fast.placements().len();
+        }
+        assert!(compared > 3000);
     }
 
     #[test]

@@ -2,9 +2,9 @@
 
 use crate::eval::Weights;
 use crate::inputs::InputModel;
-use crate::movegen::Start;
-use crate::search::{Progress, Search};
+use crate::search::Search;
 use nestris_core::{bcd, Buttons, FrameEvents, Game, GameSetup};
+use serde::{Deserialize, Serialize};
 
 /// An AI player: weights, input model and its search buffers.
 #[derive(Clone, Debug)]
@@ -38,16 +38,7 @@ impl Ai {
     /// The buttons for every frame from now until the current piece lands (the frame in
     /// which `playState` becomes 2 included). Empty when no piece is under control.
     pub fn plan(&mut self, game: &Game) -> Vec<Buttons> {
-        let Some(start) = Start::from_game(game) else {
-            return Vec::new();
-        };
-        let s = game.state();
-        let progress = Progress {
-            level: s.level,
-            lines: s.lines,
-        };
-        self.search.region = s.region;
-        match self.search.best(&start, s.next_piece, progress) {
+        match self.search.best_in_game(game) {
             Some(p) => self.search.movegen().inputs(&p),
             None => Vec::new(),
         }
@@ -59,10 +50,18 @@ impl Ai {
 pub struct GameResult {
     /// Final score (the cartridge caps it at 999,999).
     pub score: u32,
-    /// Lines cleared.
+    /// The score without the cap: the cartridge's own score changes while it stays below
+    /// 999,999, and from the frame that reaches the cap on, the points every clear and
+    /// soft drop would have given (`lines × (level + 1) × 40/100/300/1200`, level after
+    /// the clear, 8-bit as on the cartridge, plus the soft-drop rows − 1).
+    pub uncapped_score: u64,
+    /// Lines cleared, counted clear by clear (the cartridge's counter reads wrong from
+    /// 1,600 lines on: its hundreds byte is binary).
     pub lines: u32,
     /// Final level.
     pub level: u8,
+    /// Highest level reached (the level byte wraps from 255 to 0 on the cartridge).
+    pub max_level: u8,
     /// Pieces the player controlled.
     pub pieces: u32,
     /// Frames played.
@@ -71,8 +70,10 @@ pub struct GameResult {
     pub clears: [u32; 4],
     /// Tetrises (also `clears[3]`).
     pub tetrises: u32,
-    /// The game ended by a top-out (otherwise by the frame limit).
+    /// The game ended by a top-out (otherwise by a limit).
     pub topped_out: bool,
+    /// Why the game ended.
+    pub end: End,
     /// The game after the last frame.
     pub game: Game,
     /// The buttons of every frame, a replay of the game from `Game::new(setup)`.
@@ -93,6 +94,140 @@ impl GameResult {
 /// Plays a game from `setup` with `ai` through [`Game::step`], one frame at a time,
 /// until it tops out or `max_frames` frames have passed.
 pub fn play_game(setup: GameSetup, ai: &mut Ai, max_frames: u64) -> GameResult {
+    play(setup, ai, &Limits::frames(max_frames), true)
+}
+
+/// The points a scoring step gives without the cartridge's cap: `lines` cleared at
+/// `level` (the level after the clear) and `hold` soft-drop rows.
+pub fn uncapped_points(lines: u8, level: u8, hold: u8) -> u64 {
+    const POINTS: [u64; 5] = [0, 40, 100, 300, 1200];
+    POINTS[lines.min(4) as usize] * (level as u64 + 1) + hold.saturating_sub(1) as u64
+}
+
+/// Follows a game frame by frame and adds up its score without the 999,999 cap.
+///
+/// While the cartridge's score stays below the cap, its own changes are taken (so the
+/// two agree to the point, soft-drop quirks included); from the scoring step that
+/// reaches the cap on, [`uncapped_points`] of each scoring step are added.
+///
+/// ```
+/// use nestris_ai::player::UncappedScore;
+/// use nestris_core::{Buttons, Game, GameSetup};
+///
+/// let mut game = Game::new(GameSetup::default());
+/// let mut counter = UncappedScore::new(&game);
+/// for _ in 0..100 {
+///     let before = counter.before(&game);
+///     let ev = game.step(Buttons::NONE);
+///     counter.after(before, &game, &ev);
+/// }
+/// assert_eq!(counter.total, 0);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct UncappedScore {
+    /// Points so far.
+    pub total: u64,
+    /// The cartridge's score at the last scoring step.
+    last: u32,
+}
+
+/// What [`UncappedScore::after`] needs from the state before a frame.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BeforeFrame {
+    hold: u8,
+    scoring_possible: bool,
+}
+
+impl UncappedScore {
+    /// Starts counting from `game`'s current score (counted as 0).
+    pub fn new(game: &Game) -> UncappedScore {
+        UncappedScore {
+            total: 0,
+            last: bcd::score_value(game.state().score),
+        }
+    }
+
+    /// To call before each [`Game::step`].
+    pub fn before(&self, game: &Game) -> BeforeFrame {
+        let s = game.state();
+        BeforeFrame {
+            hold: s.hold_down_points,
+            scoring_possible: s.play_state != 6,
+        }
+    }
+
+    /// To call after each [`Game::step`] with the frame's events.
+    pub fn after(&mut self, before: BeforeFrame, game: &Game, ev: &FrameEvents) {
+        let s = game.state();
+        // The scoring step ran: `playState` 5 to 6 (after a line clear in the frame whose
+        // interrupt ends the animation, 4 to 6).
+        if !before.scoring_possible || s.play_state != 6 {
+            return;
+        }
+        let now = bcd::score_value(s.score);
+        if s.score == [0x99; 3] {
+            self.total += uncapped_points(ev.lines_cleared, s.level, before.hold);
+        } else {
+            self.total = self
+                .total
+                .saturating_add_signed(now as i64 - self.last as i64);
+        }
+        self.last = now;
+    }
+}
+
+/// When a game played by [`play`] stops, besides a top-out.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Limits {
+    /// Stop after this many frames.
+    pub max_frames: u64,
+    /// Stop once this many lines are cleared (0: no limit).
+    pub max_lines: u32,
+    /// Stop when the level byte wraps from 255 to 0 (from there on the game runs at
+    /// level 0's gravity and could go on for ever).
+    pub level_wrap: bool,
+}
+
+impl Default for Limits {
+    /// 2,000,000 frames (9 hours and 15 minutes of play), no line limit, stop at the
+    /// level wrap.
+    fn default() -> Self {
+        Limits {
+            max_frames: 2_000_000,
+            max_lines: 0,
+            level_wrap: true,
+        }
+    }
+}
+
+impl Limits {
+    /// Only a frame limit.
+    pub const fn frames(max_frames: u64) -> Limits {
+        Limits {
+            max_frames,
+            max_lines: 0,
+            level_wrap: false,
+        }
+    }
+}
+
+/// Why a game played by [`play`] ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum End {
+    /// A piece locked overlapping the stack.
+    TopOut,
+    /// [`Limits::max_frames`].
+    Frames,
+    /// [`Limits::max_lines`].
+    Lines,
+    /// [`Limits::level_wrap`].
+    LevelWrap,
+}
+
+/// [`play_game`] with more ways to stop, keeping the per-frame inputs only when
+/// `record_inputs` is set (`GameResult::inputs` is empty otherwise).
+pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool) -> GameResult {
     let mut game = Game::new(setup);
     let mut inputs = Vec::new();
     let mut plan: Vec<Buttons> = Vec::new();
@@ -100,8 +235,12 @@ pub fn play_game(setup: GameSetup, ai: &mut Ai, max_frames: u64) -> GameResult {
     let mut need_plan = true;
     let mut pieces = 0;
     let mut clears = [0u32; 4];
-    let mut topped_out = false;
-    while (inputs.len() as u64) < max_frames {
+    let mut end = End::Frames;
+    let mut lines = 0u32;
+    let mut frames = 0u64;
+    let mut counter = UncappedScore::new(&game);
+    let mut max_level = game.state().level;
+    while frames < limits.max_frames {
         if need_plan && game.state().play_state == 1 {
             plan = ai.plan(&game);
             at = 0;
@@ -110,31 +249,108 @@ pub fn play_game(setup: GameSetup, ai: &mut Ai, max_frames: u64) -> GameResult {
         }
         let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
         at += 1;
-        inputs.push(b);
+        if record_inputs {
+            inputs.push(b);
+        }
+        frames += 1;
+        let before = counter.before(&game);
         let ev = game.step(b);
+        counter.after(before, &game, &ev);
         if ev.has(FrameEvents::LINES_CLEARED) {
             let n = ev.lines_cleared.clamp(1, 4) as usize;
             clears[n - 1] += 1;
+            lines += ev.lines_cleared as u32;
+        }
+        if ev.has(FrameEvents::TOPPED_OUT) {
+            end = End::TopOut;
+            break;
+        }
+        if ev.has(FrameEvents::LEVEL_UP) {
+            let level = game.state().level;
+            if level < max_level && limits.level_wrap {
+                end = End::LevelWrap;
+                break;
+            }
+            max_level = max_level.max(level);
+        }
+        if limits.max_lines != 0 && lines >= limits.max_lines {
+            end = End::Lines;
+            break;
         }
         if ev.has(FrameEvents::SPAWNED) {
             need_plan = true;
-        }
-        if ev.has(FrameEvents::TOPPED_OUT) {
-            topped_out = true;
-            break;
         }
     }
     let s = game.state();
     GameResult {
         score: bcd::score_value(s.score),
-        lines: bcd::lines_value(s.lines),
+        uncapped_score: counter.total,
+        lines,
         level: s.level,
+        max_level,
         pieces,
-        frames: inputs.len() as u64,
+        frames,
         clears,
         tetrises: clears[3],
-        topped_out,
+        topped_out: end == End::TopOut,
+        end,
         game,
         inputs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::Snapshot;
+
+    /// A vertical I over four rows full but for column 9, with the score at `score`.
+    fn tetris_setup(score: [u8; 3]) -> Game {
+        let mut snap: Snapshot = Game::new(GameSetup {
+            level: 18,
+            ..GameSetup::default()
+        })
+        .snapshot();
+        for r in 16..20 {
+            for c in 0..9 {
+                snap.playfield.0[r * 10 + c] = 0x7B;
+            }
+        }
+        snap.piece = 17;
+        snap.x = 9;
+        snap.y = 2;
+        snap.autorepeat_y = 0;
+        snap.game_mode_state = 2;
+        snap.resume = nestris_core::Resume::MainLoop;
+        snap.score = score;
+        Game::from_snapshot(snap).unwrap()
+    }
+
+    fn run_until_spawn(mut game: Game) -> (Game, UncappedScore) {
+        let mut counter = UncappedScore::new(&game);
+        for _ in 0..200 {
+            let before = counter.before(&game);
+            let ev = game.step(Buttons::NONE);
+            counter.after(before, &game, &ev);
+            if ev.has(FrameEvents::SPAWNED) {
+                return (game, counter);
+            }
+        }
+        panic!("no spawn");
+    }
+
+    #[test]
+    fn uncapped_score_follows_the_cartridge_below_the_cap() {
+        let (game, counter) = run_until_spawn(tetris_setup([0, 0, 0]));
+        // A tetris at level 18 from 0 lines: the level stays 18, 1200 × 19 points.
+        assert_eq!(bcd::score_value(game.state().score), 1200 * 19);
+        assert_eq!(counter.total, 1200 * 19);
+    }
+
+    #[test]
+    fn uncapped_score_goes_past_the_cap() {
+        let (game, counter) = run_until_spawn(tetris_setup([0x00, 0x90, 0x99]));
+        assert_eq!(game.state().score, [0x99; 3]);
+        assert_eq!(counter.total, 1200 * 19);
     }
 }

@@ -1,17 +1,28 @@
-//! Choosing a placement: the current piece and the preview, searched together.
+//! Choosing a placement: the current piece, the preview, and the piece after it.
 //!
 //! Every placement of the current piece is followed by every placement of the preview
 //! piece on the field it leaves (at the level that field's line count gives, so a
 //! level-up's faster gravity is seen), and the pair with the best evaluation decides the
 //! current move. Only the current piece's move is kept: the next plan starts from the
 //! real game, which by then also shows the piece after.
+//!
+//! With the game at hand ([`Search::best_in_game`], what [`crate::Ai`] uses) the search
+//! looks one piece further, and exactly. The generator steps once every frame and the
+//! piece after the preview is picked in the frame the preview spawns, so it is fixed by
+//! when the current piece lands: each candidate is played out on a copy of the game
+//! through its inputs and the entry delay up to that spawn, which gives the third piece
+//! (and the exact field, level and timers the preview starts from). The best
+//! [`SearchOptions::third`] (current, preview) pairs are then searched over the third
+//! piece's placements too, and the best of those lines decides. Nothing is guessed: a
+//! player who could compute the generator would see the same.
 
 use crate::board::Board;
 use crate::eval::{clear_value, Context, Features, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
-use nestris_core::{bcd, Region};
+use nestris_core::{bcd, Buttons, FrameEvents, Game, Region};
+use serde::{Deserialize, Serialize};
 
 /// Level and line count, to follow level-ups through a search.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -48,6 +59,26 @@ pub struct SearchStats {
     pub evaluated: u64,
 }
 
+/// Settings of the search.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchOptions {
+    /// Expand only this many of the best current-piece placements (by a one-piece
+    /// evaluation) to the preview; 0 expands all.
+    pub beam: usize,
+    /// With the game at hand ([`Search::best_in_game`]): search the piece after the
+    /// preview, which the generator has fixed by the time the current piece's successor
+    /// spawns, on the fields of this many of the best (current, preview) pairs; 0 stops
+    /// at the preview.
+    pub third: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { beam: 0, third: 8 }
+    }
+}
+
 /// The searcher and its reusable buffers.
 #[derive(Clone, Debug)]
 pub struct Search {
@@ -57,14 +88,41 @@ pub struct Search {
     pub model: InputModel,
     /// The region whose gravity and DAS apply.
     pub region: Region,
-    /// Expand only this many of the best current-piece placements (by a one-piece
-    /// evaluation) to the preview; 0 expands all.
-    pub beam: usize,
+    /// Search settings.
+    pub options: SearchOptions,
     /// Work counters since creation.
     pub stats: SearchStats,
     first: MoveGen,
     second: MoveGen,
     order: Vec<(f32, usize)>,
+    children: Vec<Child>,
+    pairs: Vec<Pair>,
+}
+
+/// A current-piece placement played out on a copy of the game up to the next spawn.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    /// Index into the first ply's placements.
+    index: usize,
+    /// Clear value of the first placement.
+    v1: f32,
+    /// The preview piece's start, exactly as the game has it after the spawn.
+    start: Start,
+    progress: Progress,
+    /// The piece after the preview (spawn orientation), if known.
+    third: Option<u8>,
+}
+
+/// A (current, preview) pair of placements.
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    /// Value of the two clears and the field after them.
+    v: f32,
+    /// Value of the two clears alone.
+    clears: f32,
+    child: usize,
+    board: Board,
+    progress: Progress,
 }
 
 impl Search {
@@ -74,11 +132,13 @@ impl Search {
             weights,
             model,
             region: Region::Ntsc,
-            beam: 0,
+            options: SearchOptions::default(),
             stats: SearchStats::default(),
             first: MoveGen::new(),
             second: MoveGen::new(),
             order: Vec::new(),
+            children: Vec::new(),
+            pairs: Vec::new(),
         }
     }
 
@@ -87,83 +147,236 @@ impl Search {
         &self.first
     }
 
-    /// The best placement of the piece in `start`, with `next` (an orientation id) as
-    /// the preview, or `None` if the piece has no placement (never in normal play).
-    pub fn best(&mut self, start: &Start, next: u8, progress: Progress) -> Option<Placement> {
-        self.first.generate(start, &self.model);
-        let placements = self.first.placements();
-        self.stats.placements += placements.len() as u64;
-        if placements.is_empty() {
-            return None;
-        }
-        let w = self.weights;
-        let next_spawn = SPAWN_TABLE[ORIENTATION_TYPE[next as usize % 20] as usize];
+    /// The value of `board` after clearing `lines` rows, at the level `progress` gives.
+    #[inline]
+    fn leaf(&self, board: &Board, lines: u32, progress: Progress) -> f32 {
+        let ctx = Context::new(self.region, progress.level, &self.model);
+        clear_value(&self.weights, lines) + Features::of(board, &ctx).value(&self.weights)
+    }
 
-        // One-piece values, to order (and optionally cut) the candidates.
+    /// Generates the current piece's placements and orders them by their one-piece
+    /// value; returns how many to expand.
+    fn first_ply(&mut self, start: &Start, progress: Progress) -> usize {
+        self.first.generate(start, &self.model);
+        let n = self.first.placements().len();
+        self.stats.placements += n as u64;
+        self.stats.evaluated += n as u64;
         self.order.clear();
-        for (i, p) in placements.iter().enumerate() {
-            let mut b = start.board;
-            let lines = b.place(p.o, p.x, p.y);
-            let prog = progress.after(lines);
-            let ctx = Context::new(self.region, prog.level, &self.model);
+        for i in 0..n {
+            let p = self.first.placements()[i];
             let v = if p.tops_out {
                 f32::NEG_INFINITY
             } else {
-                clear_value(&w, lines) + Features::of(&b, &ctx).value(&w)
+                let mut b = start.board;
+                let lines = b.place(p.o, p.x, p.y);
+                self.leaf(&b, lines, progress.after(lines))
             };
             self.order.push((v, i));
         }
-        self.stats.evaluated += placements.len() as u64;
         self.order
             .sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
-        let take = if self.beam == 0 {
-            self.order.len()
+        let take = if self.options.beam == 0 {
+            n
         } else {
-            self.beam.min(self.order.len())
+            self.options.beam.min(n)
         };
+        self.order[..take]
+            .iter()
+            .take_while(|o| o.0 != f32::NEG_INFINITY)
+            .count()
+    }
 
-        let mut best = (f32::NEG_INFINITY, self.order[0].1);
+    /// The best placement of the piece in `start`, with `next` (an orientation id) as
+    /// the preview, or `None` if the piece has no placement (never in normal play).
+    pub fn best(&mut self, start: &Start, next: u8, progress: Progress) -> Option<Placement> {
+        let take = self.first_ply(start, progress);
+        if self.first.placements().is_empty() {
+            return None;
+        }
+        let next_spawn = SPAWN_TABLE[ORIENTATION_TYPE[next as usize % 20] as usize];
+        self.children.clear();
         for k in 0..take {
-            let (v1, i) = self.order[k];
-            if v1 == f32::NEG_INFINITY {
-                continue;
-            }
+            let i = self.order[k].1;
             let p = self.first.placements()[i];
             let mut b = start.board;
             let lines = b.place(p.o, p.x, p.y);
             let prog = progress.after(lines);
-            let v = clear_value(&w, lines) + self.second_ply(b, next_spawn, prog);
-            if v > best.0 {
-                best = (v, i);
-            }
+            self.children.push(Child {
+                index: i,
+                v1: clear_value(&self.weights, lines),
+                start: Start::spawn(b, next_spawn, prog.level, self.region),
+                progress: prog,
+                third: None,
+            });
         }
-        Some(self.first.placements()[best.1])
+        Some(self.expand_children())
     }
 
-    /// The best value the preview piece can reach on `board`.
-    fn second_ply(&mut self, board: Board, piece: u8, prog: Progress) -> f32 {
-        let start = Start::spawn(board, piece, prog.level, self.region);
-        self.second.generate(&start, &self.model);
-        let w = self.weights;
-        let mut best = f32::NEG_INFINITY;
-        let n = self.second.placements().len();
-        self.stats.placements += n as u64;
-        self.stats.evaluated += n as u64;
-        for p in self.second.placements() {
-            if p.tops_out {
+    /// The best placement of the current piece of `game` (the state before a frame of
+    /// piece control, as [`Start::from_game`] takes it), or `None` when no piece is
+    /// under control.
+    ///
+    /// Each candidate is played out on a copy of the game through its inputs and the
+    /// frames until the next spawn, so the preview piece is searched from exactly the
+    /// field, level and timer the game will have, and the piece after it, which the
+    /// generator has then chosen, is known and searched too (see
+    /// [`SearchOptions::third`]).
+    pub fn best_in_game(&mut self, game: &Game) -> Option<Placement> {
+        let start = Start::from_game(game)?;
+        let s = game.state();
+        self.region = s.region;
+        let progress = Progress {
+            level: s.level,
+            lines: s.lines,
+        };
+        let take = self.first_ply(&start, progress);
+        if self.first.placements().is_empty() {
+            return None;
+        }
+        self.children.clear();
+        for k in 0..take {
+            let i = self.order[k].1;
+            let p = self.first.placements()[i];
+            let Some(g) = play_out(game, &self.first.inputs(&p)) else {
                 continue;
+            };
+            let Some(next) = Start::from_game(&g) else {
+                continue;
+            };
+            let gs = g.state();
+            let lines = { start.board }.place(p.o, p.x, p.y);
+            self.children.push(Child {
+                index: i,
+                v1: clear_value(&self.weights, lines),
+                start: next,
+                progress: Progress {
+                    level: gs.level,
+                    lines: gs.lines,
+                },
+                third: Some(SPAWN_TABLE[ORIENTATION_TYPE[gs.next_piece as usize % 20] as usize]),
+            });
+        }
+        if self.children.is_empty() {
+            // Every candidate tops out: take the best of them anyway.
+            return Some(self.first.placements()[self.order[0].1]);
+        }
+        Some(self.expand_children())
+    }
+
+    /// Searches the preview (and the piece after it where known) under every child and
+    /// returns the first-ply placement of the best line.
+    fn expand_children(&mut self) -> Placement {
+        let w = self.weights;
+        let third = self.options.third;
+        self.pairs.clear();
+        let mut best = (f32::NEG_INFINITY, self.children[0].index);
+        for c in 0..self.children.len() {
+            let child = self.children[c];
+            self.second.generate(&child.start, &self.model);
+            let n = self.second.placements().len();
+            self.stats.placements += n as u64;
+            self.stats.evaluated += n as u64;
+            let mut best2 = f32::NEG_INFINITY;
+            for j in 0..n {
+                let p = self.second.placements()[j];
+                if p.tops_out {
+                    continue;
+                }
+                let mut b = child.start.board;
+                let lines = b.place(p.o, p.x, p.y);
+                let prog = child.progress.after(lines);
+                let clears = child.v1 + clear_value(&w, lines);
+                let v = clears + self.leaf(&b, 0, prog);
+                best2 = best2.max(v);
+                if third > 0 && child.third.is_some() {
+                    push_top(
+                        &mut self.pairs,
+                        third,
+                        Pair {
+                            v,
+                            clears,
+                            child: c,
+                            board: b,
+                            progress: prog,
+                        },
+                    );
+                }
             }
-            let mut b = board;
-            let lines = b.place(p.o, p.x, p.y);
-            let prog2 = prog.after(lines);
-            let ctx = Context::new(self.region, prog2.level, &self.model);
-            let v = clear_value(&w, lines) + Features::of(&b, &ctx).value(&w);
-            if v > best {
-                best = v;
+            if best2 > best.0 {
+                best = (best2, child.index);
             }
         }
-        best
+        if self.pairs.is_empty() {
+            return self.first.placements()[best.1];
+        }
+        // The piece after the preview on the best pairs' fields.
+        let mut best3 = (f32::NEG_INFINITY, best.1);
+        for k in 0..self.pairs.len() {
+            let pair = self.pairs[k];
+            let child = &self.children[pair.child];
+            let piece = child.third.expect("pairs only for known pieces");
+            let index = child.index;
+            let start = Start::spawn(pair.board, piece, pair.progress.level, self.region);
+            self.second.generate(&start, &self.model);
+            let n = self.second.placements().len();
+            self.stats.placements += n as u64;
+            self.stats.evaluated += n as u64;
+            for j in 0..n {
+                let p = self.second.placements()[j];
+                if p.tops_out {
+                    continue;
+                }
+                let mut b = pair.board;
+                let lines = b.place(p.o, p.x, p.y);
+                let v = pair.clears + self.leaf(&b, lines, pair.progress.after(lines));
+                if v > best3.0 {
+                    best3 = (v, index);
+                }
+            }
+        }
+        if best3.0 == f32::NEG_INFINITY {
+            return self.first.placements()[best.1];
+        }
+        self.first.placements()[best3.1]
     }
+}
+
+/// Keeps the `k` best pairs by value in `top`.
+fn push_top(top: &mut Vec<Pair>, k: usize, pair: Pair) {
+    if top.len() == k {
+        let (worst, at) = top
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.v, i))
+            .fold((f32::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+        if pair.v <= worst {
+            return;
+        }
+        top[at] = pair;
+    } else {
+        top.push(pair);
+    }
+}
+
+/// `game` after `inputs` and the frames of no input up to the next spawn, or `None` if
+/// the piece tops out (or no piece spawns within 400 frames).
+pub fn play_out(game: &Game, inputs: &[Buttons]) -> Option<Game> {
+    let mut g = game.clone();
+    for &b in inputs {
+        if g.step(b).has(FrameEvents::TOPPED_OUT) {
+            return None;
+        }
+    }
+    for _ in 0..400 {
+        let ev = g.step(Buttons::NONE);
+        if ev.has(FrameEvents::TOPPED_OUT) {
+            return None;
+        }
+        if ev.has(FrameEvents::SPAWNED) {
+            return Some(g);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

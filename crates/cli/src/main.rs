@@ -5,6 +5,7 @@
 //! Adding a subcommand is one module, one variant of [`Command`] and one arm in `main`.
 //! With no subcommand, `nestris` plays the game in a window.
 
+mod ai;
 mod bench;
 mod conformance;
 mod export;
@@ -45,6 +46,8 @@ enum Command {
     Rng(rng::Args),
     /// Draw a game state to a PNG file.
     Screenshot(screenshot::Args),
+    /// The AI: play headless, the standard benchmark, weight tuning.
+    Ai(ai::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Rng(args)) => rng::run(&args),
         Some(Command::Screenshot(args)) => screenshot::run(&args),
+        Some(Command::Ai(args)) => ai::run(&args),
     };
     match result {
         Ok(code) => code,

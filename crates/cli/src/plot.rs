@@ -92,3 +92,40 @@ pub fn heat_map(path: &Path, a: &Analysis) -> Result<()> {
     root.present().map_err(err)?;
     Ok(())
 }
+
+/// A histogram of scores.
+pub fn score_histogram(path: &Path, title: &str, scores: &[u64]) -> Result<()> {
+    fonts();
+    let root = BitMapBackend::new(path, (900, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let bins = 20u64;
+    let top = scores.iter().copied().max().unwrap_or(1).max(1);
+    let width = top.div_ceil(bins).max(1);
+    let mut counts = vec![0u32; bins as usize + 1];
+    for &s in scores {
+        counts[(s / width).min(bins) as usize] += 1;
+    }
+    let ymax = counts.iter().copied().max().unwrap_or(1).max(1);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(45)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0u64..(width * (bins + 1)), 0u32..ymax + 1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("score")
+        .y_desc("games")
+        .label_style(("sans-serif", 16))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(counts.iter().enumerate().map(|(i, &c)| {
+            let x0 = i as u64 * width;
+            Rectangle::new([(x0, 0), (x0 + width, c)], RGBColor(60, 90, 200).filled())
+        }))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,547 @@
+//! The standard benchmark: many whole games on a fixed, published list of seeds, in
+//! parallel, summed up as score and line statistics.
+//!
+//! Each game starts from a [`GameSetup`] whose generator value and pick counter come
+//! from a [`SeedList`] (the frame counter is 0), at [`BenchConfig::start_level`], and is
+//! played by an [`Ai`] through [`Game::step`](nestris_core::Game::step) until it tops
+//! out or reaches one of [`BenchConfig::limits`]. Games are independent and deterministic,
+//! so the report is the same for any number of threads.
+//!
+//! ```
+//! use nestris_ai::benchmark::{run, BenchConfig};
+//! use nestris_ai::player::Limits;
+//!
+//! let config = BenchConfig {
+//!     games: 2,
+//!     limits: Limits::frames(2_000),
+//!     threads: 1,
+//!     ..BenchConfig::default()
+//! };
+//! let report = run(&config, &|_done| {});
+//! assert_eq!(report.results.len(), 2);
+//! ```
+
+use crate::eval::Weights;
+use crate::inputs::InputModel;
+use crate::player::{play, Ai, End, GameResult, Limits};
+use crate::search::SearchOptions;
+use nestris_core::GameSetup;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The published seed list, `seeds/standard.txt` (1000 games).
+const STANDARD: &str = include_str!("../seeds/standard.txt");
+
+/// The state of the piece generator a game starts from.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Seed {
+    /// The generator value (`rng_seed`, never 0).
+    pub rng: u16,
+    /// The pick counter (`spawnCount`).
+    pub spawn_count: u8,
+}
+
+impl Seed {
+    /// The setup of an A-type NTSC game from this seed starting at `start_level`, with
+    /// the frame counter at 0.
+    pub fn setup(&self, start_level: u8) -> GameSetup {
+        GameSetup {
+            level: start_level,
+            rng: self.rng,
+            spawn_count: self.spawn_count,
+            frame_counter: 0,
+            ..GameSetup::default()
+        }
+    }
+}
+
+/// An ordered list of seeds; game `i` of a benchmark plays seed `i`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct SeedList(pub Vec<Seed>);
+
+impl SeedList {
+    /// The standard list of 1000 seeds, published in `crates/ai/seeds/standard.txt`.
+    pub fn standard() -> SeedList {
+        SeedList::parse(STANDARD).expect("the published seed list parses")
+    }
+
+    /// The seeds [`GameSetup::from_seed`] gives for `1..=n` (how the standard list was
+    /// made; its frame counters are dropped).
+    pub fn from_seeds(n: usize) -> SeedList {
+        SeedList(
+            (1..=n as u64)
+                .map(|i| {
+                    let s = GameSetup::from_seed(i);
+                    Seed {
+                        rng: s.rng,
+                        spawn_count: s.spawn_count,
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Reads the text form: one `RNG COUNT` pair of hexadecimal numbers per line
+    /// (`8988 00`); `#` starts a comment, blank lines are skipped.
+    pub fn parse(text: &str) -> Result<SeedList, String> {
+        let mut out = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut parts = line.split_whitespace();
+            let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(format!("line {}: expected two hex numbers", n + 1));
+            };
+            let rng = u16::from_str_radix(a, 16)
+                .map_err(|e| format!("line {}: generator value {a:?}: {e}", n + 1))?;
+            let spawn_count = u8::from_str_radix(b, 16)
+                .map_err(|e| format!("line {}: pick counter {b:?}: {e}", n + 1))?;
+            if rng == 0 {
+                return Err(format!("line {}: the generator value 0 is stuck", n + 1));
+            }
+            out.push(Seed { rng, spawn_count });
+        }
+        Ok(SeedList(out))
+    }
+
+    /// The text form read by [`SeedList::parse`] (no comments).
+    pub fn to_text(&self) -> String {
+        self.0
+            .iter()
+            .map(|s| format!("{:04X} {:02X}\n", s.rng, s.spawn_count))
+            .collect()
+    }
+
+    /// The first `n` seeds (all of them if there are fewer).
+    pub fn first(&self, n: usize) -> SeedList {
+        SeedList(self.0[..n.min(self.0.len())].to_vec())
+    }
+
+    /// Number of seeds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are no seeds.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Default for SeedList {
+    fn default() -> Self {
+        SeedList::standard()
+    }
+}
+
+/// What to run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BenchConfig {
+    /// The level games start at (18, 19, 29, ...).
+    pub start_level: u8,
+    /// Tapping rate in taps per second: 30, 20, 15 or 12 (tap intervals of 2, 3, 4, 5
+    /// frames); other values use `60 / tap_hz` frames, at least 2.
+    pub tap_hz: u8,
+    /// Frames without input after each spawn.
+    pub reaction: u8,
+    /// Number of games: the first `games` seeds of `seeds`.
+    pub games: usize,
+    /// Make the uncapped score the report's headline score ([`BenchReport::score`]);
+    /// both are always reported.
+    pub uncapped: bool,
+    /// The seeds.
+    pub seeds: SeedList,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+    /// The evaluation.
+    pub weights: Weights,
+    /// Search settings.
+    pub search: SearchOptions,
+    /// When a game stops if it has not topped out.
+    pub limits: Limits,
+}
+
+impl Default for BenchConfig {
+    /// Level 18, 30 Hz, no reaction time, 100 games of the standard seeds, all cores,
+    /// the default weights and search, games ending at a top-out, when the level wraps
+    /// from 255 to 0, or after 2,000,000 frames.
+    fn default() -> Self {
+        BenchConfig {
+            start_level: 18,
+            tap_hz: 30,
+            reaction: 0,
+            games: 100,
+            uncapped: false,
+            seeds: SeedList::standard(),
+            threads: 0,
+            weights: Weights::default(),
+            search: SearchOptions::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl BenchConfig {
+    /// The tap interval in frames for [`BenchConfig::tap_hz`].
+    pub fn tap_interval(&self) -> u8 {
+        match self.tap_hz {
+            30 => 2,
+            20 => 3,
+            15 => 4,
+            12 => 5,
+            0 => 2,
+            hz => (60 / hz).max(2),
+        }
+    }
+
+    /// The input model of the player.
+    pub fn model(&self) -> InputModel {
+        InputModel {
+            tap_interval: self.tap_interval(),
+            das: false,
+            reaction: self.reaction,
+            soft_drop: false,
+        }
+    }
+
+    /// A player for this configuration.
+    pub fn ai(&self) -> Ai {
+        let mut ai = Ai::new(self.weights, self.model());
+        ai.search_mut().options = self.search;
+        ai
+    }
+}
+
+/// One game of a benchmark.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The seed it was played from.
+    pub seed: Seed,
+    /// Final score, capped at 999,999 like the cartridge's.
+    pub score: u32,
+    /// Score without the cap (see [`GameResult::uncapped_score`]).
+    pub uncapped_score: u64,
+    /// Lines cleared.
+    pub lines: u32,
+    /// Final level.
+    pub level: u8,
+    /// Highest level reached.
+    pub max_level: u8,
+    /// Tetrises.
+    pub tetrises: u32,
+    /// Frames played.
+    pub frames: u64,
+    /// Pieces placed.
+    pub pieces: u32,
+    /// Why it ended.
+    pub end: End,
+}
+
+impl GameRecord {
+    fn new(seed: Seed, r: &GameResult) -> GameRecord {
+        GameRecord {
+            seed,
+            score: r.score,
+            uncapped_score: r.uncapped_score,
+            lines: r.lines,
+            level: r.level,
+            max_level: r.max_level,
+            tetrises: r.tetrises,
+            frames: r.frames,
+            pieces: r.pieces,
+            end: r.end,
+        }
+    }
+}
+
+/// Percentiles and mean of one quantity over the games.
+#[derive(Clone, Copy, PartialEq, Debug, Default, Serialize, Deserialize)]
+pub struct Distribution {
+    /// Mean.
+    pub mean: f64,
+    /// 1st percentile.
+    pub p1: f64,
+    /// 10th percentile.
+    pub p10: f64,
+    /// Median.
+    pub median: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+impl Distribution {
+    /// Of `values` (percentiles interpolate linearly between order statistics, as
+    /// numpy's default does).
+    pub fn of(values: &[f64]) -> Distribution {
+        if values.is_empty() {
+            return Distribution::default();
+        }
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        let pct = |p: f64| {
+            let pos = p / 100.0 * (v.len() - 1) as f64;
+            let lo = pos.floor() as usize;
+            let hi = pos.ceil() as usize;
+            v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+        };
+        Distribution {
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            p1: pct(1.0),
+            p10: pct(10.0),
+            median: pct(50.0),
+            p90: pct(90.0),
+            p99: pct(99.0),
+        }
+    }
+}
+
+/// The summary of a benchmark.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// The configuration run.
+    pub config: BenchConfig,
+    /// The headline score: uncapped if `config.uncapped`, else the cartridge's.
+    pub score: Distribution,
+    /// The cartridge's (capped) score.
+    pub capped_score: Distribution,
+    /// The score without the cap.
+    pub uncapped_score: Distribution,
+    /// Lines.
+    pub lines: Distribution,
+    /// Fraction of games that reached level 19 (0..=1).
+    pub reached_19: f64,
+    /// Fraction that reached level 29.
+    pub reached_29: f64,
+    /// Fraction that reached level 39.
+    pub reached_39: f64,
+    /// Fraction that reached the 999,999 cap.
+    pub maxout: f64,
+    /// Lines cleared by tetrises over all lines cleared, all games together.
+    pub tetris_rate: f64,
+    /// Fraction of games that topped out (the others reached a limit).
+    pub topped_out: f64,
+    /// Games per second of wall time.
+    pub games_per_second: f64,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Every game, in seed order.
+    pub results: Vec<GameRecord>,
+}
+
+impl BenchReport {
+    /// Summarises `results` (played with `config`, in `seconds` of wall time).
+    pub fn new(config: &BenchConfig, results: Vec<GameRecord>, seconds: f64) -> BenchReport {
+        let n = results.len().max(1) as f64;
+        let col = |f: &dyn Fn(&GameRecord) -> f64| results.iter().map(f).collect::<Vec<_>>();
+        let frac =
+            |f: &dyn Fn(&GameRecord) -> bool| results.iter().filter(|r| f(r)).count() as f64 / n;
+        let capped_score = Distribution::of(&col(&|r| r.score as f64));
+        let uncapped_score = Distribution::of(&col(&|r| r.uncapped_score as f64));
+        let lines_total: u64 = results.iter().map(|r| r.lines as u64).sum();
+        let tetris_lines: u64 = results.iter().map(|r| 4 * r.tetrises as u64).sum();
+        BenchReport {
+            config: config.clone(),
+            score: if config.uncapped {
+                uncapped_score
+            } else {
+                capped_score
+            },
+            capped_score,
+            uncapped_score,
+            lines: Distribution::of(&col(&|r| r.lines as f64)),
+            reached_19: frac(&|r| r.max_level >= 19),
+            reached_29: frac(&|r| r.max_level >= 29),
+            reached_39: frac(&|r| r.max_level >= 39),
+            maxout: frac(&|r| r.score >= 999_999),
+            tetris_rate: if lines_total == 0 {
+                0.0
+            } else {
+                tetris_lines as f64 / lines_total as f64
+            },
+            topped_out: frac(&|r| r.end == End::TopOut),
+            games_per_second: if seconds > 0.0 {
+                results.len() as f64 / seconds
+            } else {
+                0.0
+            },
+            seconds,
+            results,
+        }
+    }
+
+    /// A short human-readable summary, one figure per line.
+    pub fn summary(&self) -> String {
+        let c = &self.config;
+        let d = |x: &Distribution| {
+            format!(
+                "mean {:.0}  p1 {:.0}  p10 {:.0}  median {:.0}  p90 {:.0}  p99 {:.0}",
+                x.mean, x.p1, x.p10, x.median, x.p90, x.p99
+            )
+        };
+        format!(
+            "games           {} from level {} at {} Hz, reaction {} frames\n\
+             score           {}\n\
+             uncapped score  {}\n\
+             lines           {}\n\
+             reached 19/29/39  {:.1}% / {:.1}% / {:.1}%\n\
+             maxout          {:.1}%\n\
+             tetris rate     {:.1}%\n\
+             topped out      {:.1}%\n\
+             time            {:.1} s ({:.2} games/s)\n",
+            self.results.len(),
+            c.start_level,
+            c.tap_hz,
+            c.reaction,
+            d(&self.capped_score),
+            d(&self.uncapped_score),
+            d(&self.lines),
+            100.0 * self.reached_19,
+            100.0 * self.reached_29,
+            100.0 * self.reached_39,
+            100.0 * self.maxout,
+            100.0 * self.tetris_rate,
+            100.0 * self.topped_out,
+            self.seconds,
+            self.games_per_second,
+        )
+    }
+}
+
+/// Runs `jobs` jobs on `threads` threads (0 = every core), each worker with its own
+/// state from `init`; returns the results in job order. `progress` gets the number of
+/// jobs done after each one.
+pub(crate) fn parallel<S, T: Send>(
+    jobs: usize,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> T + Sync,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<T> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+    .clamp(1, jobs.max(1));
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..jobs).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut state = init();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= jobs {
+                        break;
+                    }
+                    let r = work(&mut state, i);
+                    slots.lock().expect("no worker panicked")[i] = Some(r);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
+        .collect()
+}
+
+/// Plays the benchmark. `progress` is called (from the worker threads) with the number
+/// of games finished so far after each game.
+///
+/// # Panics
+///
+/// If `config.games` is more than the seed list holds.
+pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchReport {
+    assert!(
+        config.games <= config.seeds.len(),
+        "{} games asked for, {} seeds in the list",
+        config.games,
+        config.seeds.len()
+    );
+    let t0 = Instant::now();
+    let results = parallel(
+        config.games,
+        config.threads,
+        || config.ai(),
+        |ai, i| {
+            let seed = config.seeds.0[i];
+            let r = play(seed.setup(config.start_level), ai, &config.limits, false);
+            GameRecord::new(seed, &r)
+        },
+        progress,
+    );
+    BenchReport::new(config, results, t0.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_published_list_is_the_one_from_seeds_1_to_1000() {
+        let list = SeedList::standard();
+        assert_eq!(list.len(), 1000);
+        assert_eq!(list, SeedList::from_seeds(1000));
+        assert_eq!(SeedList::parse(&list.to_text()).unwrap(), list);
+    }
+
+    #[test]
+    fn percentiles_interpolate() {
+        let v: Vec<f64> = (0..=100).map(|x| x as f64).collect();
+        let d = Distribution::of(&v);
+        assert_eq!(
+            (d.p1, d.p10, d.median, d.p90, d.p99),
+            (1.0, 10.0, 50.0, 90.0, 99.0)
+        );
+        assert_eq!(d.mean, 50.0);
+        let d = Distribution::of(&[3.0, 1.0]);
+        assert_eq!(d.median, 2.0);
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_thread_count() {
+        let config = |threads| BenchConfig {
+            games: 5,
+            threads,
+            limits: Limits::frames(1_500),
+            search: SearchOptions { beam: 8, third: 2 },
+            ..BenchConfig::default()
+        };
+        let a = run(&config(1), &|_| {});
+        let b = run(&config(3), &|_| {});
+        assert_eq!(a.results, b.results);
+        assert_eq!(a.results.len(), 5);
+        assert!(a
+            .results
+            .iter()
+            .all(|r| r.lines > 0 && r.end == End::Frames));
+        assert_eq!(a.results[1].seed, SeedList::standard().0[1]);
+    }
+
+    #[test]
+    fn parse_rejects_bad_lines() {
+        assert!(SeedList::parse("12AB 01 02\n").is_err());
+        assert!(SeedList::parse("0000 01\n").is_err());
+        assert!(SeedList::parse("XYZ 01\n").is_err());
+        let l = SeedList::parse("# header\n\n8988 00  # power-on\n").unwrap();
+        assert_eq!(
+            l.0,
+            [Seed {
+                rng: 0x8988,
+                spawn_count: 0
+            }]
+        );
+    }
+}

@@ -1,0 +1,307 @@
+//! Tuning the evaluation weights by the cross-entropy method.
+//!
+//! Each iteration draws a population of weight vectors from independent normal
+//! distributions around the current mean (the first candidate is the mean itself),
+//! plays every candidate on the same fixed seeds (common random numbers: the candidates
+//! differ only in their weights), and moves the mean and spread to those of the elite,
+//! the best fraction of the population. A little noise is added to the spread so that
+//! it does not collapse early. The best candidate ever seen is returned, with one
+//! [`Generation`] record per iteration.
+//!
+//! Games run in parallel like the benchmark's, and everything is deterministic for a
+//! given [`TuneConfig`], whatever the number of threads.
+//!
+//! ```no_run
+//! use nestris_ai::player::Limits;
+//! use nestris_ai::tune::{tune, TuneConfig};
+//!
+//! let config = TuneConfig {
+//!     iterations: 3,
+//!     population: 8,
+//!     games: 2,
+//!     limits: Limits { max_frames: 10_000, ..Limits::default() },
+//!     ..TuneConfig::default()
+//! };
+//! let (best, history) = tune(&config, &|_games_done| {});
+//! println!("{}", best.to_toml());
+//! assert_eq!(history.len(), 3);
+//! ```
+
+use crate::benchmark::BenchConfig;
+use crate::benchmark::{parallel, SeedList};
+use crate::eval::Weights;
+use crate::player::{play, GameResult, Limits};
+use crate::search::SearchOptions;
+use serde::{Deserialize, Serialize};
+
+/// What a candidate is scored on: the mean over its games of this quantity.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum Objective {
+    /// The cartridge's score (capped at 999,999).
+    Score,
+    /// The score without the cap.
+    #[default]
+    UncappedScore,
+    /// Lines cleared.
+    Lines,
+}
+
+impl Objective {
+    /// The value of one game.
+    pub fn of(&self, r: &GameResult) -> f64 {
+        match self {
+            Objective::Score => r.score as f64,
+            Objective::UncappedScore => r.uncapped_score as f64,
+            Objective::Lines => r.lines as f64,
+        }
+    }
+}
+
+/// What to tune and how.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TuneConfig {
+    /// Iterations of the method.
+    pub iterations: usize,
+    /// Candidates per iteration (the first is the current mean).
+    pub population: usize,
+    /// Fraction of the population that forms the elite (at least 2 candidates).
+    pub elite: f64,
+    /// Games per candidate: the first `games` seeds of `seeds`, the same for all.
+    pub games: usize,
+    /// Level the games start at.
+    pub start_level: u8,
+    /// Tapping rate (30, 20, 15, 12 Hz; see [`BenchConfig::tap_interval`]).
+    pub tap_hz: u8,
+    /// Frames without input after each spawn.
+    pub reaction: u8,
+    /// The seeds.
+    pub seeds: SeedList,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+    /// When a game stops (short games make a fast tune).
+    pub limits: Limits,
+    /// What is maximised.
+    pub objective: Objective,
+    /// The mean of the first iteration.
+    pub initial: Weights,
+    /// The first spread of each weight, as a fraction of its size.
+    pub spread: f32,
+    /// The least spread of each weight, and the noise added to it every iteration.
+    pub min_spread: f32,
+    /// Seed of the sampling.
+    pub rng_seed: u64,
+    /// Search settings of the player.
+    pub search: SearchOptions,
+}
+
+impl Default for TuneConfig {
+    /// 10 iterations of 16 candidates, elite 25%, 8 games each from level 18 at 30 Hz up
+    /// to 230 lines (the level-29 transition), uncapped score, from the default weights.
+    fn default() -> Self {
+        TuneConfig {
+            iterations: 10,
+            population: 16,
+            elite: 0.25,
+            games: 8,
+            start_level: 18,
+            tap_hz: 30,
+            reaction: 0,
+            seeds: SeedList::standard(),
+            threads: 0,
+            limits: Limits {
+                max_lines: 230,
+                ..Limits::default()
+            },
+            objective: Objective::UncappedScore,
+            initial: Weights::default(),
+            spread: 0.3,
+            min_spread: 0.05,
+            rng_seed: 1,
+            search: SearchOptions::default(),
+        }
+    }
+}
+
+/// One iteration of a tune.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Generation {
+    /// Iteration number, from 0.
+    pub iteration: usize,
+    /// Fitness of the iteration's mean (its first candidate).
+    pub mean_fitness: f64,
+    /// Mean fitness over the population.
+    pub population_fitness: f64,
+    /// Mean fitness over the elite.
+    pub elite_fitness: f64,
+    /// Best fitness of the iteration.
+    pub best_fitness: f64,
+    /// The iteration's best candidate.
+    pub best: Weights,
+    /// The mean the iteration sampled around.
+    pub mean: Weights,
+    /// The spread it sampled with.
+    pub sigma: Weights,
+}
+
+/// A small deterministic generator (splitmix64) with normal samples.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in (0, 1].
+    fn unit(&mut self) -> f64 {
+        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Standard normal (Box-Muller).
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.unit(), self.unit());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+/// Runs the cross-entropy method. `progress` gets the number of games played so far
+/// (over all iterations) after each game. Returns the best weights found and the
+/// history of the iterations.
+///
+/// # Panics
+///
+/// If `config.games` is more than the seed list holds.
+pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights, Vec<Generation>) {
+    assert!(
+        config.games <= config.seeds.len(),
+        "{} games asked for, {} seeds in the list",
+        config.games,
+        config.seeds.len()
+    );
+    const N: usize = Weights::COUNT;
+    let bench = BenchConfig {
+        start_level: config.start_level,
+        tap_hz: config.tap_hz,
+        reaction: config.reaction,
+        games: config.games,
+        uncapped: false,
+        seeds: config.seeds.first(config.games),
+        threads: config.threads,
+        weights: config.initial,
+        search: config.search,
+        limits: config.limits,
+    };
+    let population = config.population.max(2);
+    let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
+    let mut rng = Rng(config.rng_seed);
+    let mut mean = config.initial.to_array();
+    let mut sigma = mean.map(|w| (w.abs() * config.spread).max(config.min_spread));
+    let mut best = (f64::NEG_INFINITY, config.initial);
+    let mut history = Vec::new();
+    let games = config.games;
+    for iteration in 0..config.iterations {
+        let candidates: Vec<[f32; N]> = (0..population)
+            .map(|c| {
+                if c == 0 {
+                    mean
+                } else {
+                    std::array::from_fn(|i| mean[i] + sigma[i] * rng.normal() as f32)
+                }
+            })
+            .collect();
+        let done_before = iteration * population * games;
+        let scores = parallel(
+            population * games,
+            config.threads,
+            || bench.ai(),
+            |ai, job| {
+                let (c, g) = (job / games, job % games);
+                ai.search_mut().weights = Weights::from_array(candidates[c]);
+                let setup = bench.seeds.0[g].setup(config.start_level);
+                config.objective.of(&play(setup, ai, &config.limits, false))
+            },
+            &|done| progress(done_before + done),
+        );
+        let mut fitness: Vec<(f64, usize)> = (0..population)
+            .map(|c| {
+                let s = &scores[c * games..(c + 1) * games];
+                (s.iter().sum::<f64>() / games.max(1) as f64, c)
+            })
+            .collect();
+        // Best first; ties keep the lower index (the mean before a sample).
+        fitness.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let elite: Vec<&[f32; N]> = fitness[..n_elite]
+            .iter()
+            .map(|&(_, c)| &candidates[c])
+            .collect();
+        let (top, top_c) = fitness[0];
+        if top > best.0 {
+            best = (top, Weights::from_array(candidates[top_c]));
+        }
+        history.push(Generation {
+            iteration,
+            mean_fitness: fitness.iter().find(|f| f.1 == 0).map_or(0.0, |f| f.0),
+            population_fitness: fitness.iter().map(|f| f.0).sum::<f64>() / population as f64,
+            elite_fitness: fitness[..n_elite].iter().map(|f| f.0).sum::<f64>() / n_elite as f64,
+            best_fitness: top,
+            best: Weights::from_array(candidates[top_c]),
+            mean: Weights::from_array(mean),
+            sigma: Weights::from_array(sigma),
+        });
+        for i in 0..N {
+            let m = elite.iter().map(|c| c[i] as f64).sum::<f64>() / n_elite as f64;
+            let var = elite.iter().map(|c| (c[i] as f64 - m).powi(2)).sum::<f64>() / n_elite as f64;
+            mean[i] = m as f32;
+            sigma[i] = ((var + (config.min_spread as f64).powi(2)).sqrt()) as f32;
+        }
+    }
+    (best.1, history)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny(threads: usize) -> TuneConfig {
+        TuneConfig {
+            iterations: 2,
+            population: 4,
+            elite: 0.5,
+            games: 2,
+            threads,
+            limits: Limits::frames(700),
+            objective: Objective::Score,
+            search: SearchOptions { beam: 6, third: 0 },
+            ..TuneConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_tiny_tune_runs_and_does_not_depend_on_threads() {
+        let (w1, h1) = tune(&tiny(1), &|_| {});
+        let (w3, h3) = tune(&tiny(3), &|_| {});
+        assert_eq!(h1.len(), 2);
+        assert_eq!(w1, w3);
+        for (a, b) in h1.iter().zip(&h3) {
+            assert_eq!(a.best_fitness, b.best_fitness);
+            assert_eq!(a.mean, b.mean);
+        }
+        // The first mean is the starting point; the best is at least as good as it.
+        assert_eq!(h1[0].mean, Weights::default());
+        assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
+        assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn normal_samples_look_normal() {
+        let mut r = Rng(7);
+        let xs: Vec<f64> = (0..20_000).map(|_| r.normal()).collect();
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / xs.len() as f64;
+        assert!(m.abs() < 0.03 && (v - 1.0).abs() < 0.05, "mean {m} var {v}");
+    }
+}

@@ -1,0 +1,301 @@
+//! `nestris ai`: the AI headless — play games (saved as replays), the standard benchmark,
+//! and weight tuning.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use nestris_ai::benchmark::{self, BenchConfig, SeedList};
+use nestris_ai::tune::{self, TuneConfig};
+use nestris_ai::{play_game, Ai, Weights};
+use nestris_replay::{Replay, Start};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `nestris ai`.
+#[derive(Debug, Parser)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<AiCommand>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum AiCommand {
+    /// Play games and print statistics (the default).
+    Play(PlayArgs),
+    /// The standard benchmark over the published seed list.
+    Bench(BenchArgs),
+    /// Tune the evaluator's weights (cross-entropy method over fixed seeds).
+    Tune(TuneArgs),
+}
+
+/// How the AI plays.
+#[derive(Debug, Clone, ClapArgs)]
+struct Style {
+    /// Start level (any level the game can hold: 0-19 from the menu, 29 for the kill screen).
+    #[arg(long, default_value_t = 18)]
+    start_level: u8,
+    /// Tap rate in Hz: 30, 20, 15 or 12.
+    #[arg(long, default_value_t = 30)]
+    tap_hz: u8,
+    /// Reaction time: frames without input after each spawn.
+    #[arg(long, default_value_t = 0)]
+    reaction: u8,
+    /// Evaluator weights (TOML or JSON; default: the built-in ones).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, ClapArgs)]
+struct PlayArgs {
+    #[command(flatten)]
+    style: Style,
+    /// Games to play (seeds from the published list).
+    #[arg(long, default_value_t = 1)]
+    games: usize,
+    /// Save each game as a replay in this folder.
+    #[arg(long, value_name = "DIR")]
+    replays: Option<PathBuf>,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, ClapArgs)]
+struct BenchArgs {
+    #[command(flatten)]
+    style: Style,
+    /// Games (the first N of the published seed list).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Report scores without the cartridge's 999,999 cap.
+    #[arg(long)]
+    uncapped: bool,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Draw the score distribution to this PNG file.
+    #[arg(long, value_name = "FILE.png")]
+    plot: Option<PathBuf>,
+}
+
+#[derive(Debug, ClapArgs)]
+struct TuneArgs {
+    #[command(flatten)]
+    style: Style,
+    /// Iterations.
+    #[arg(long, default_value_t = 10)]
+    iterations: usize,
+    /// Candidates per iteration.
+    #[arg(long, default_value_t = 16)]
+    population: usize,
+    /// Games per candidate.
+    #[arg(long, default_value_t = 8)]
+    games: usize,
+    /// Where to write the best weights (TOML).
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+}
+
+fn weights(style: &Style) -> Result<Weights> {
+    match &style.weights {
+        None => Ok(Weights::default()),
+        Some(p) => Weights::load(p).with_context(|| format!("{}", p.display())),
+    }
+}
+
+fn threads(style: &Style) -> usize {
+    style
+        .threads
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1)
+}
+
+fn check(style: &Style) -> Result<()> {
+    if !matches!(style.tap_hz, 30 | 20 | 15 | 12) {
+        bail!("--tap-hz {}: use 30, 20, 15 or 12", style.tap_hz);
+    }
+    Ok(())
+}
+
+fn bar(n: u64, what: &str) -> ProgressBar {
+    let b = ProgressBar::new(n);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {what} {{elapsed_precise}} eta {{eta}}");
+    b.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    b
+}
+
+/// Runs `nestris ai`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    match &args.command {
+        None => play(&args.play),
+        Some(AiCommand::Play(p)) => play(p),
+        Some(AiCommand::Bench(b)) => bench(b),
+        Some(AiCommand::Tune(t)) => tune_weights(t),
+    }
+}
+
+fn config(style: &Style, games: usize) -> Result<BenchConfig> {
+    check(style)?;
+    Ok(BenchConfig {
+        start_level: style.start_level,
+        tap_hz: style.tap_hz,
+        reaction: style.reaction,
+        games,
+        seeds: SeedList::standard(),
+        threads: threads(style),
+        weights: weights(style)?,
+        ..BenchConfig::default()
+    })
+}
+
+fn play(args: &PlayArgs) -> Result<ExitCode> {
+    let config = config(&args.style, args.games)?;
+    let seeds = config.seeds.first(args.games);
+    if seeds.len() < args.games {
+        bail!(
+            "--games {}: the published seed list has {}",
+            args.games,
+            seeds.len()
+        );
+    }
+    if let Some(dir) = &args.replays {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let progress = if args.games > 1 && !args.json {
+        bar(args.games as u64, "games")
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut rows = Vec::new();
+    for (i, seed) in seeds.0.iter().enumerate() {
+        let setup = seed.setup(config.start_level);
+        let mut ai: Ai = config.ai();
+        let r = play_game(setup, &mut ai, config.limits.max_frames);
+        if let Some(dir) = &args.replays {
+            let mut replay = Replay::new(Start::Setup(setup));
+            replay.inputs = r.inputs.clone();
+            replay.metadata = format!(
+                "nestris ai, level {}, {} Hz, reaction {}",
+                config.start_level, config.tap_hz, config.reaction
+            );
+            replay.seal();
+            let path = dir.join(format!(
+                "ai-{:03}-{:04x}-{:02x}.nestris",
+                i + 1,
+                seed.rng,
+                seed.spawn_count
+            ));
+            nestris_replay::write_atomically(&path, &replay.to_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        rows.push(serde_json::json!({
+            "seed": format!("{:04x}:{:02x}", seed.rng, seed.spawn_count),
+            "score": r.score, "uncapped_score": r.uncapped_score, "lines": r.lines, "level": r.level,
+            "pieces": r.pieces, "frames": r.frames, "tetrises": r.tetrises, "topped_out": r.topped_out,
+        }));
+        progress.inc(1);
+        if !args.json {
+            progress.suspend(|| {
+                println!(
+                    "game {:3}: score {:7}  lines {:4}  level {:3}  tetrises {:3}  {}",
+                    i + 1,
+                    r.score,
+                    r.lines,
+                    r.level,
+                    r.tetrises,
+                    if r.topped_out {
+                        "topped out"
+                    } else {
+                        "stopped"
+                    }
+                )
+            });
+        }
+    }
+    progress.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench(args: &BenchArgs) -> Result<ExitCode> {
+    let mut config = config(&args.style, args.games)?;
+    config.uncapped = args.uncapped;
+    if config.seeds.len() < args.games {
+        bail!(
+            "--games {}: the published seed list has {}",
+            args.games,
+            config.seeds.len()
+        );
+    }
+    let progress = if args.json {
+        ProgressBar::hidden()
+    } else {
+        bar(args.games as u64, "games")
+    };
+    let report = benchmark::run(&config, &|n| progress.set_position(n as u64));
+    progress.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{}", report.summary());
+    }
+    if let Some(path) = &args.plot {
+        let scores: Vec<u64> = report
+            .results
+            .iter()
+            .map(|g| {
+                if args.uncapped {
+                    g.uncapped_score
+                } else {
+                    g.score as u64
+                }
+            })
+            .collect();
+        let title = format!(
+            "AI scores: level {} start, {} Hz, reaction {} ({} games)",
+            config.start_level, config.tap_hz, config.reaction, args.games
+        );
+        crate::plot::score_histogram(path, &title, &scores)
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
+    check(&args.style)?;
+    let config = TuneConfig {
+        iterations: args.iterations,
+        population: args.population,
+        games: args.games,
+        start_level: args.style.start_level,
+        tap_hz: args.style.tap_hz,
+        reaction: args.style.reaction,
+        threads: threads(&args.style),
+        initial: weights(&args.style)?,
+        ..TuneConfig::default()
+    };
+    let total = (args.iterations * args.population) as u64;
+    let progress = bar(total, "candidates");
+    let (best, history) = tune::tune(&config, &|n| progress.set_position(n as u64));
+    progress.finish_and_clear();
+    for g in &history {
+        println!("{}", serde_json::to_string(g)?);
+    }
+    nestris_replay::write_atomically(&args.output, best.to_toml().as_bytes())
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("best weights written to {}", args.output.display());
+    Ok(ExitCode::SUCCESS)
+}
