@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_core::{bcd, DemoData};
-use nestris_replay::{fm2, Replay, Start};
+use nestris_replay::{Replay, Start};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -35,19 +35,9 @@ pub struct Args {
     pub rom: Option<PathBuf>,
 }
 
-/// Reads a replay or a movie by its content.
+/// Reads a replay or a movie by its content (the window's reader, shared).
 pub fn load(path: &Path) -> Result<Replay> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(&nestris_replay::MAGIC) {
-        return Replay::from_bytes(&bytes).with_context(|| format!("{}", path.display()));
-    }
-    let text = std::str::from_utf8(&bytes).map_err(|_| {
-        anyhow::anyhow!(
-            "{}: neither a nestris replay nor an FCEUX movie",
-            path.display()
-        )
-    })?;
-    fm2::parse(text).with_context(|| format!("{}: not a valid FCEUX movie", path.display()))
+    nestris_window::load_replay(path)
 }
 
 /// The demo tables to play with: the user's ROM's, or the built-in ones.
