@@ -293,7 +293,12 @@ pub struct Placement {
 }
 
 /// Reusable buffers of the move generator; one per thread.
+///
+/// Aligned to two cache lines: the search writes its own fields in its inner loop, and
+/// move generators kept side by side (one per thread in a `Vec`) would otherwise share
+/// a line and slow each other down by half.
 #[derive(Clone, Debug, Default)]
+#[repr(align(128))]
 pub struct MoveGen {
     nodes: Vec<Node>,
     /// Per state key: the search generation in the high half, the node in the low.
@@ -304,6 +309,21 @@ pub struct MoveGen {
     prefix: Vec<u8>,
     placements: Vec<Placement>,
     buckets: Vec<Vec<u32>>,
+    /// The tapping search's tables, per tick (row and timer) and orientation index: the
+    /// columns reached (one bit each), those of them reached by waiting a frame in which
+    /// the piece did not move down, and the frames from the start to the tick.
+    reach: Vec<[u16; 4]>,
+    waited: Vec<[u16; 4]>,
+    tick_frames: Vec<u16>,
+    /// Per state of the tapping search (see [`state_index`]): how it was first reached,
+    /// as a [`Link`]; only read for states reached in the current search.
+    from: Vec<u32>,
+    /// Buttons of the first frame of each move of the tapping search (0: waiting).
+    move_buttons: [u8; 9],
+    /// Frames of each tap after its first.
+    tap_follow: u8,
+    /// The last search was the tapping one (placements refer to `from`, not `nodes`).
+    tapping: bool,
     /// States expanded in the last search (for benchmarks).
     pub expanded: usize,
     /// Moves simulated in the last search (for benchmarks).
@@ -355,6 +375,7 @@ impl MoveGen {
         self.prefix.clear();
         self.expanded = 0;
         self.simulated = 0;
+        self.tapping = false;
         let cx = Cx {
             board: Collision::new(&start.board),
             rules,
@@ -389,17 +410,17 @@ impl MoveGen {
             _ => &[0, A, B],
         };
 
-        if !model.das
+        self.tapping = !model.das
             && !model.soft_drop
             && !self.exhaustive
             && !self.general_only
             && st.held == 0
-            && st.ary == 0
+            && (st.ary == 0 || st.ary & 0x80 != 0)
             && (st.ft as usize) < ft_states
             && st.x < 10
-            && st.y < 21
-        {
-            self.generate_taps(&cx, model.interval(), rots);
+            && st.y < 21;
+        if self.tapping {
+            self.generate_taps(&cx, model.interval(), st);
         } else {
             self.generate_general(&cx, model, rots);
         }
@@ -438,167 +459,295 @@ impl MoveGen {
     }
 
     /// The same search as [`MoveGen::generate_general`] for the common case of plain
-    /// tapping (no DAS, no soft drop) from a state with nothing held and no first-piece
-    /// countdown, written for it: every state then has nothing held, so the autorepeat
-    /// counters play no part (a new press resets `autorepeatX`, and `autorepeatY` stays
-    /// 0 without Down) and a state is its position, orientation and timer. The moves,
-    /// their order of expansion, the waited-state shortcut and the placements found are
-    /// those of the general search.
-    fn generate_taps(&mut self, cx: &Cx, interval: u8, rots: &[u8]) {
-        let board = &cx.board;
-        let speed = cx.rules.speed;
+    /// tapping (no DAS, no soft drop) from a state with nothing held, made on whole rows
+    /// at once. Every state then has nothing held, so the
+    /// autorepeat counters play no part (a new press resets `autorepeatX`, and
+    /// `autorepeatY` stays 0 without Down) and a state is its orientation, row, timer
+    /// and column (during the first piece's countdown, the countdown and column). The
+    /// states that share orientation, row and timer move alike except
+    /// where the field stops them, so their columns are kept as one bit set and each
+    /// move is made on all of them together: a shift is a bit shift kept where the
+    /// piece fits, a rotation or a drop splits the set by where it fits. The moves, the
+    /// order of time and the waited-state shortcut are those of the general search, so
+    /// the placements are the same; the inputs kept for a placement are the first way
+    /// this search reached it, which may differ from the general search's.
+    fn generate_taps(&mut self, cx: &Cx, interval: u8, root: PieceState) {
         let fts = cx.ft_states;
-        let gen = self.generation;
-        let n_follow = interval - 1;
-        // The taps: a direction and/or a rotation, pressed on one frame.
-        let mut taps = [(0u8, 0u8, 0u8); 8];
+        let speed = cx.rules.speed;
+        // Time as in the general search: the countdown's frames, then (row, timer).
+        let ticks = HANG + 21 * fts;
+        // The piece's orientations by index, and where A and B turn each.
+        let mut ids = [root.o; 4];
+        let mut n_orient = 0;
+        let mut o = root.o;
+        loop {
+            ids[ORIENT_INDEX[o as usize] as usize] = o;
+            n_orient += 1;
+            o = ROTATE_A[o as usize];
+            if o == root.o {
+                break;
+            }
+        }
+        let index = |o: u8| ORIENT_INDEX[o as usize];
+        // The taps: a direction and/or a rotation, pressed on one frame; move 0 is a
+        // frame of waiting. B is only offered to pieces with four orientations (with
+        // two it turns the same way as A).
+        let mut taps = [(0u8, 0i8, 0u8); 8];
         let mut n_taps = 0;
-        for sh in [0, L, R] {
-            for &rot in rots {
-                if sh | rot != 0 {
-                    let dx = match sh {
-                        L => 255u8,
-                        R => 1,
-                        _ => 0,
-                    };
-                    taps[n_taps] = (sh | rot, dx, rot);
-                    n_taps += 1;
-                }
-            }
-        }
-        let taps = &taps[..n_taps];
-        let ticks = 21 * fts;
-        if self.buckets.len() < ticks {
-            self.buckets.resize_with(ticks, Vec::new);
-        }
-        for b in &mut self.buckets[..ticks] {
-            b.clear();
-        }
-        let tick = |s: &PieceState| s.y as usize * fts + s.ft as usize;
-        // Its own keys in the same table (orientation id rather than index: the table
-        // holds 38 classes of 4 orientations, more than 19 ids).
-        let key = |s: &PieceState| {
-            ((s.o as usize * 21 + s.y as usize) * 10 + s.x as usize) * fts + s.ft as usize
-        };
-        let root = self.nodes[0].st;
-        self.stamps[key(&root)] = (gen as u64) << 32;
-        self.buckets[tick(&root)].push(0);
-        // One frame of gravity (nothing pressed after the shift and rotation): true
-        // when the piece lands.
-        #[inline(always)]
-        fn fall(board: &Collision, speed: u8, s: &mut PieceState) -> bool {
-            s.ft = s.ft.wrapping_add(1);
-            if (s.ft.wrapping_sub(speed) as i8) < 0 {
-                return false;
-            }
-            s.ft = 0;
-            if board.fits(s.o, s.x, s.y + 1) {
-                s.y += 1;
-                false
-            } else {
-                true
-            }
-        }
-        for t in 0..ticks {
-            let mut j = 0;
-            while j < self.buckets[t].len() {
-                let i = self.buckets[t][j] as usize;
-                j += 1;
-                self.nodes[i].expanded = true;
-                let node = self.nodes[i];
-                self.expanded += 1;
-                // One frame of waiting.
-                self.simulated += 1;
-                let wait = Act {
-                    first: 0,
-                    follow: 0,
-                    n_follow: 0,
-                };
-                let mut s = node.st;
-                if fall(board, speed, &mut s) {
-                    self.record(s, i as u32, wait, 1, node.frames + 1);
-                } else {
-                    let waited = s.y == node.st.y;
-                    let k = key(&s);
-                    let slot = &mut self.stamps[k];
-                    if (*slot >> 32) as u32 == gen {
-                        let seen = &mut self.nodes[*slot as u32 as usize];
-                        if waited && !seen.expanded {
-                            seen.waited = true;
-                        }
-                    } else {
-                        *slot = (gen as u64) << 32 | self.nodes.len() as u64;
-                        self.buckets[tick(&s)].push(self.nodes.len() as u32);
-                        self.nodes.push(Node {
-                            st: s,
-                            parent: i as u32,
-                            act: wait,
-                            frames: node.frames + 1,
-                            waited,
-                            expanded: false,
-                        });
-                    }
-                }
-                if node.waited {
+        for (sh, dx) in [(0, 0), (L, -1), (R, 1)] {
+            for rot in [0, A, B] {
+                if rot == A && n_orient == 1 || rot == B && n_orient < 4 || sh | rot == 0 {
                     continue;
                 }
-                for &(buttons, dx, rot) in taps {
-                    self.simulated += 1;
-                    let act = Act {
-                        first: buttons,
-                        follow: 0,
-                        n_follow,
-                    };
-                    let mut s = node.st;
-                    if dx != 0 {
-                        let nx = s.x.wrapping_add(dx);
-                        if board.fits(s.o, nx, s.y) {
-                            s.x = nx;
-                        }
-                    }
-                    if rot != 0 {
-                        let to = if rot == A {
-                            ROTATE_A[s.o as usize]
-                        } else {
-                            ROTATE_B[s.o as usize]
-                        };
-                        if board.fits(to, s.x, s.y) {
-                            s.o = to;
-                        }
-                    }
-                    if fall(board, speed, &mut s) {
-                        self.record(s, i as u32, act, 1, node.frames + 1);
-                        continue;
-                    }
-                    let mut landed = false;
-                    for f in 0..n_follow {
-                        if fall(board, speed, &mut s) {
-                            self.record(s, i as u32, act, f + 2, node.frames + f as u16 + 2);
-                            landed = true;
-                            break;
-                        }
-                    }
-                    if landed {
-                        continue;
-                    }
-                    let k = key(&s);
-                    let slot = &mut self.stamps[k];
-                    if (*slot >> 32) as u32 == gen {
-                        continue;
-                    }
-                    *slot = (gen as u64) << 32 | self.nodes.len() as u64;
-                    self.buckets[tick(&s)].push(self.nodes.len() as u32);
-                    self.nodes.push(Node {
-                        st: s,
-                        parent: i as u32,
-                        act,
-                        frames: node.frames + 1 + n_follow as u16,
-                        waited: false,
-                        expanded: false,
-                    });
+                taps[n_taps] = (sh | rot, dx, rot);
+                n_taps += 1;
+                self.move_buttons[n_taps] = sh | rot;
+            }
+        }
+        self.move_buttons[0] = 0;
+        self.tap_follow = interval - 1;
+        let mut turn = [[0u8; 2]; 4];
+        for (oi, t) in turn.iter_mut().enumerate().take(n_orient) {
+            *t = [
+                index(ROTATE_A[ids[oi] as usize]),
+                index(ROTATE_B[ids[oi] as usize]),
+            ];
+        }
+        // Where each orientation fits, per row: bit x set when the pivot can be at x.
+        // Row 21 (below the field) is never free.
+        let mut fit = [[0u16; 22]; 4];
+        for (oi, rows) in fit.iter_mut().enumerate().take(n_orient) {
+            for (y, m) in rows.iter_mut().enumerate().take(21).skip(root.y as usize) {
+                for x in 0..10u8 {
+                    *m |= u16::from(cx.board.fits(ids[oi], x, y as u8)) << x;
                 }
             }
         }
+        if self.reach.len() < ticks {
+            self.reach.resize(ticks, [0; 4]);
+            self.waited.resize(ticks, [0; 4]);
+            self.tick_frames.resize(ticks, 0);
+        }
+        if self.from.len() < ticks * 40 {
+            self.from.resize(ticks * 40, 0);
+        }
+        let t0 = tick(&root, fts);
+        self.reach[t0..ticks].fill([0; 4]);
+        self.waited[t0..ticks].fill([0; 4]);
+        let oi0 = index(root.o) as usize;
+        self.reach[t0][oi0] = 1 << root.x;
+        self.tick_frames[t0] = self.prefix.len() as u16;
+        self.from[state_index(t0, oi0, root.x)] = Link::START;
+        let tc = TapCx {
+            fit: &fit,
+            ids: &ids,
+            speed,
+            fts,
+        };
+
+        for t in t0..ticks {
+            let row = self.reach[t];
+            if row == [0; 4] {
+                continue;
+            }
+            let (y, ft, ary) = if t < HANG {
+                // Every state of a countdown frame has the timer counted up from the
+                // start's, kept at most at the gravity value.
+                (
+                    root.y,
+                    (root.ft as usize + t - t0).min(speed as usize) as u8,
+                    (t + 128) as u8,
+                )
+            } else {
+                (((t - HANG) / fts) as u8, ((t - HANG) % fts) as u8, 0)
+            };
+            let frames = self.tick_frames[t];
+            for (oi, &m) in row.iter().enumerate().take(n_orient) {
+                if m == 0 {
+                    continue;
+                }
+                self.expanded += m.count_ones() as usize;
+                let parent = state_index(t, oi, 0) as u32;
+                let mut mv = TapMove {
+                    oi,
+                    cols: m,
+                    moved: 0,
+                    dx: 0,
+                    parent,
+                    mv: 0,
+                    frames,
+                };
+                self.simulated += 1;
+                self.tap_fall(&tc, mv, (y, ft, ary), 1);
+                // Taps from the states reached by waiting are made a frame earlier.
+                let m = m & !self.waited[t][oi];
+                if m == 0 {
+                    continue;
+                }
+                let free = fit[oi][y as usize];
+                for (k, &(_, dx, rot)) in taps[..n_taps].iter().enumerate() {
+                    self.simulated += 1;
+                    mv.mv = k as u8 + 1;
+                    // Shift: the columns whose neighbour is free move there, the others
+                    // stay (when both end on one column, the shifted one is kept).
+                    let (cols, moved) = match dx {
+                        1 => {
+                            let moved = (m << 1) & free;
+                            (moved | (m & !(free >> 1)), moved)
+                        }
+                        -1 => {
+                            let moved = (m >> 1) & free;
+                            (moved | (m & !(free << 1)), moved)
+                        }
+                        _ => (m, 0),
+                    };
+                    mv.dx = dx;
+                    if rot == 0 {
+                        mv.oi = oi;
+                        mv.cols = cols;
+                        mv.moved = moved;
+                        self.tap_fall(&tc, mv, (y, ft, ary), interval);
+                        continue;
+                    }
+                    // Rotation: where the turned piece fits it turns, elsewhere not.
+                    let to = turn[oi][usize::from(rot == B)] as usize;
+                    let turns = fit[to][y as usize];
+                    for (o2, c) in [(to, cols & turns), (oi, cols & !turns)] {
+                        if c != 0 {
+                            mv.oi = o2;
+                            mv.cols = c;
+                            mv.moved = moved & c;
+                            self.tap_fall(&tc, mv, (y, ft, ary), interval);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The frames of one move of the tapping search after its shift and rotation:
+    /// `n` frames of gravity from `(row, timer, autorepeatY)`, recording the columns
+    /// that land, then the columns left are marked reached at the state they end in.
+    #[inline(always)]
+    fn tap_fall(&mut self, tc: &TapCx<'_>, mv: TapMove, at: (u8, u8, u8), n: u8) {
+        let (mut y, mut ft, mut ary) = at;
+        let TapMove {
+            oi,
+            mut cols,
+            mut moved,
+            dx,
+            parent,
+            mv: id,
+            frames,
+        } = mv;
+        // The state a column came from: one column back if the shift moved it.
+        let origin = |x: u8, moved: u16| {
+            let back = if moved >> x & 1 != 0 {
+                x.wrapping_add_signed(-dx)
+            } else {
+                x
+            };
+            parent + u32::from(back)
+        };
+        let act = Act {
+            first: self.move_buttons[id as usize],
+            follow: 0,
+            n_follow: if id == 0 { 0 } else { self.tap_follow },
+        };
+        let mut dropped = false;
+        for j in 0..n {
+            ft = ft.wrapping_add(1);
+            if ary & 0x80 != 0 {
+                // The first piece's countdown: no gravity, the timer kept at most at
+                // the gravity value.
+                ary = ary.wrapping_add(1);
+                ft = ft.min(tc.speed);
+                continue;
+            }
+            if (ft.wrapping_sub(tc.speed) as i8) < 0 {
+                continue;
+            }
+            ft = 0;
+            let below = tc.fit[oi][y as usize + 1];
+            let mut land = cols & !below;
+            while land != 0 {
+                let x = land.trailing_zeros() as u8;
+                land &= land - 1;
+                let st = PieceState {
+                    x,
+                    y,
+                    o: tc.ids[oi],
+                    ..PieceState::default()
+                };
+                let node = origin(x, moved);
+                self.record(st, node, act, j + 1, frames + u16::from(j) + 1);
+            }
+            cols &= below;
+            moved &= below;
+            y += 1;
+            dropped = true;
+            if cols == 0 {
+                return;
+            }
+        }
+        let t = if ary & 0x80 != 0 {
+            ary as usize - 128
+        } else {
+            HANG + y as usize * tc.fts + ft as usize
+        };
+        let slot = &mut self.reach[t][oi];
+        let mut new = cols & !*slot;
+        *slot |= cols;
+        if id == 0 && !dropped {
+            self.waited[t][oi] |= cols;
+        }
+        self.tick_frames[t] = frames + u16::from(n);
+        while new != 0 {
+            let x = new.trailing_zeros() as u8;
+            new &= new - 1;
+            let before = origin(x, moved);
+            self.from[state_index(t, oi, x)] = if id == 0 {
+                // A frame of waiting extends the way its state was reached.
+                self.from[before as usize] + Link::ONE_WAIT
+            } else {
+                Link::tap(before, id)
+            };
+        }
+    }
+
+    /// [`MoveGen::inputs_into`] for a placement of the tapping search: its taps are
+    /// found by following `from` back to the start.
+    fn tap_inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
+        let tap_len = 1 + self.tap_follow as usize;
+        let mut len = self.prefix.len() + p.used as usize;
+        let mut link = self.from[p.node as usize];
+        loop {
+            len += Link::waits(link) + if Link::tapped(link) { tap_len } else { 0 };
+            match Link::parent(link) {
+                Some(s) => link = self.from[s],
+                None => break,
+            }
+        }
+        let base = out.len();
+        out.resize(base + len, 0);
+        let buf = &mut out[base..];
+        buf[..self.prefix.len()].copy_from_slice(&self.prefix);
+        // The last move: its first frame (the frames after it press nothing).
+        let mut end = len - p.used as usize;
+        buf[end] = p.act.first;
+        let mut link = self.from[p.node as usize];
+        loop {
+            end -= Link::waits(link);
+            if Link::tapped(link) {
+                end -= tap_len;
+                buf[end] = self.move_buttons[Link::tap_id(link)];
+            }
+            match Link::parent(link) {
+                Some(s) => link = self.from[s],
+                None => break,
+            }
+        }
+        debug_assert_eq!(end, self.prefix.len());
     }
 
     /// Tries every move of the input model from node `i`.
@@ -762,31 +911,138 @@ impl MoveGen {
     /// The per-frame buttons from the start to the landing frame of `p` (a placement
     /// of the last search).
     pub fn inputs(&self, p: &Placement) -> Vec<Buttons> {
-        let mut acts = Vec::new();
+        let mut out = Vec::new();
+        self.inputs_into(p, &mut out);
+        out.into_iter().map(Buttons).collect()
+    }
+
+    /// [`MoveGen::inputs`] as button bits appended to `out`, without allocating when
+    /// `out` has room: for callers that keep the inputs of every placement.
+    pub fn inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
+        let base = out.len();
+        if p.node == u32::MAX {
+            // Landed during the reaction frames.
+            out.extend_from_slice(&self.prefix[..p.frames as usize]);
+            return;
+        }
+        if self.tapping {
+            self.tap_inputs_into(p, out);
+            return;
+        }
+        // The path is walked from the landing back to the root, so the buttons are
+        // written from the end: first the length, then the frames.
+        let a = p.act;
+        let mut len = self.prefix.len() + p.used as usize;
         let mut n = p.node;
         while n != u32::MAX {
             let node = &self.nodes[n as usize];
             if node.parent != u32::MAX {
-                acts.push(node.act);
+                len += 1 + node.act.n_follow as usize;
             }
             n = node.parent;
         }
-        let mut out: Vec<Buttons> = self.prefix.iter().map(|&b| Buttons(b)).collect();
-        if p.node == u32::MAX {
-            // Landed during the reaction frames.
-            out.truncate(p.frames as usize);
-            return out;
+        out.resize(base + len, 0);
+        let buf = &mut out[base..];
+        buf[..self.prefix.len()].copy_from_slice(&self.prefix);
+        let mut end = len;
+        for f in (0..p.used).rev() {
+            end -= 1;
+            buf[end] = if f == 0 { a.first } else { a.follow };
         }
-        for a in acts.iter().rev() {
-            out.push(Buttons(a.first));
-            out.extend(std::iter::repeat_n(Buttons(a.follow), a.n_follow as usize));
+        let mut n = p.node;
+        while n != u32::MAX {
+            let node = &self.nodes[n as usize];
+            if node.parent != u32::MAX {
+                let k = node.act.n_follow as usize;
+                buf[end - k..end].fill(node.act.follow);
+                end -= k + 1;
+                buf[end] = node.act.first;
+            }
+            n = node.parent;
         }
-        let a = p.act;
-        for f in 0..p.used {
-            out.push(Buttons(if f == 0 { a.first } else { a.follow }));
-        }
-        out
+        debug_assert_eq!(end, self.prefix.len());
     }
+}
+
+/// What the tapping search's moves share.
+struct TapCx<'a> {
+    /// Per orientation index and row: the columns where the piece fits.
+    fit: &'a [[u16; 22]; 4],
+    /// Orientation ids by index.
+    ids: &'a [u8; 4],
+    speed: u8,
+    fts: usize,
+}
+
+/// One move of the tapping search on a set of columns, after its shift and rotation.
+#[derive(Clone, Copy)]
+struct TapMove {
+    /// Orientation index after the rotation.
+    oi: usize,
+    /// Columns after the shift.
+    cols: u16,
+    /// Those of them the shift moved (from one column back against `dx`).
+    moved: u16,
+    dx: i8,
+    /// State index of column 0 of the state the move starts from.
+    parent: u32,
+    /// The move: 0 waits, k > 0 is `move_buttons[k]`.
+    mv: u8,
+    /// Frames from the start to the move's first frame.
+    frames: u16,
+}
+
+/// How the tapping search first reached a state, packed in a `u32`: a tap (its move id,
+/// bits 16..20) from another state (its index, bits 0..16), then a number of frames of
+/// waiting (bits 20..32); or, with no tap, only frames of waiting from the start. The
+/// waits are counted rather than linked, so a path has a link per tap, not per frame.
+struct Link;
+
+impl Link {
+    const NO_STATE: u32 = 0xFFFF;
+    const NO_TAP: u32 = 0xF << 16;
+    /// The start itself.
+    const START: u32 = Link::NO_STATE | Link::NO_TAP;
+    /// Added to a link for one more frame of waiting.
+    const ONE_WAIT: u32 = 1 << 20;
+
+    #[inline(always)]
+    fn tap(from: u32, id: u8) -> u32 {
+        debug_assert!(from < Link::NO_STATE && id < 0xF);
+        from | u32::from(id) << 16
+    }
+
+    #[inline(always)]
+    fn waits(link: u32) -> usize {
+        (link >> 20) as usize
+    }
+
+    #[inline(always)]
+    fn tapped(link: u32) -> bool {
+        link & Link::NO_TAP != Link::NO_TAP
+    }
+
+    #[inline(always)]
+    fn tap_id(link: u32) -> usize {
+        (link >> 16 & 0xF) as usize
+    }
+
+    #[inline(always)]
+    fn parent(link: u32) -> Option<usize> {
+        let s = link & 0xFFFF;
+        (s != Link::NO_STATE).then_some(s as usize)
+    }
+}
+
+// State indices fit in a link: (countdown + 21 rows of the slowest gravity's 49 timer
+// values) x 4 orientations x 10 columns, and the longest fall's frames in its waits.
+const _: () = assert!((HANG + 21 * 49) * 40 < Link::NO_STATE as usize);
+const _: () = assert!(HANG + 21 * 49 < 1 << 12);
+
+/// A state of the tapping search as an index into `MoveGen::from`.
+#[inline(always)]
+fn state_index(tick: usize, oi: usize, x: u8) -> usize {
+    (tick * 4 + oi) * 10 + x as usize
 }
 
 /// A state's place in time: countdown frames first, then (row, timer).
@@ -913,8 +1169,8 @@ mod tests {
         assert_eq!(moves, [0, 16, 22, 28]);
     }
 
-    /// The plain-tapping search against the general one: the same placements in the
-    /// same order, with the same inputs.
+    /// The plain-tapping search against the general one: the same placements, and
+    /// inputs that obey the model and land each piece where and when it says.
     #[test]
     fn the_tapping_search_is_the_general_one() {
         let mut seed = 0x2545_F491_4F6C_DD1D_u64;
@@ -947,19 +1203,44 @@ mod tests {
             };
             let mut start = Start::spawn(board, piece, level, Region::Ntsc);
             start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
+            if next() % 3 == 0 {
+                // In the first piece's countdown (-96 at spawn).
+                start.piece.ary = 0xA0 + (next() % 96) as u8;
+            }
             fast.generate(&start, &model);
+            assert!(fast.tapping);
             general.generate(&start, &model);
-            assert_eq!(
-                fast.placements(),
-                general.placements(),
-                "{board:?} {model:?}"
-            );
-            assert_eq!(
-                (fast.expanded, fast.simulated),
-                (general.expanded, general.simulated)
-            );
+            let spots = |mg: &MoveGen| {
+                let mut v: Vec<_> = mg
+                    .placements()
+                    .iter()
+                    .map(|p| (p.o, p.x, p.y, p.tops_out))
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(spots(&fast), spots(&general), "{board:?} {model:?}");
+            let coll = Collision::new(&start.board);
             for p in fast.placements() {
-                assert_eq!(fast.inputs(p), general.inputs(p));
+                // The inputs land the piece there, in the frame the placement says.
+                let inputs = fast.inputs(p);
+                assert_eq!(inputs.len(), p.frames as usize, "{p:?}");
+                let mut st = start.piece;
+                let landed = inputs
+                    .iter()
+                    .position(|b| frame(&coll, &start.rules, &mut st, b.bits()));
+                assert_eq!(landed, Some(inputs.len() - 1), "{p:?} {inputs:?}");
+                assert_eq!((st.o, st.x, st.y), (p.o, p.x, p.y), "{p:?} {inputs:?}");
+                // Each tap presses its buttons on one frame and nothing for the rest of
+                // the tap interval.
+                let mut since = usize::MAX;
+                for (i, b) in inputs.iter().enumerate() {
+                    if *b != Buttons::NONE {
+                        assert!(since >= model.interval() as usize, "{inputs:?} at {i}");
+                        since = 0;
+                    }
+                    since = since.saturating_add(1);
+                }
             }
             compared += fast.placements().len();
         }

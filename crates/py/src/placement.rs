@@ -289,30 +289,29 @@ impl PlacementEpisode {
             return;
         };
         let found = mg.generate(&start, &cfg.model);
-        let mut order: Vec<(u8, u8, u8, usize)> = found
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.o, p.x, p.y, i))
-            .collect();
-        order.sort_unstable();
-        if order.len() > MAX_PLACEMENTS {
-            order.truncate(MAX_PLACEMENTS);
-            self.overflowed = true;
-        }
-        for &(_, _, _, i) in &order {
-            let p = mg.placements()[i];
-            let start = self.inputs.len() as u32;
-            self.inputs
-                .extend(mg.inputs(&p).into_iter().map(Buttons::bits));
-            self.choices.push(Choice {
+        // Actions are ordered by (orientation, x, y); `start` holds the placement's
+        // index in `found` until its inputs are written.
+        self.choices
+            .extend(found.iter().enumerate().map(|(i, p)| Choice {
                 o: p.o,
                 x: p.x,
                 y: p.y,
                 frames: p.frames,
                 tops_out: p.tops_out,
-                start,
-                len: self.inputs.len() as u32 - start,
-            });
+                start: i as u32,
+                len: 0,
+            }));
+        self.choices.sort_unstable_by_key(|c| (c.o, c.x, c.y));
+        if self.choices.len() > MAX_PLACEMENTS {
+            self.choices.truncate(MAX_PLACEMENTS);
+            self.overflowed = true;
+        }
+        for c in &mut self.choices {
+            let p = &mg.placements()[c.start as usize];
+            let start = self.inputs.len() as u32;
+            mg.inputs_into(p, &mut self.inputs);
+            c.start = start;
+            c.len = self.inputs.len() as u32 - start;
         }
         if self.choices.is_empty() {
             // Never in play: a piece under control always lands somewhere.

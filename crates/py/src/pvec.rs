@@ -275,36 +275,45 @@ impl PyVecPlacementEnv {
     }
 }
 
-/// Runs `f` on each group of `rows` (one group per move generator), on scoped threads
-/// when there are several; returns the first error.
+/// Runs `f` on groups of `rows`, one thread per move generator: the games are cut into
+/// a few groups per thread, which the threads take in turn, so that a thread whose games
+/// happened to be quick helps with the rest. Returns the first error.
 fn run_groups(
     mut rows: Rows<'_>,
     movegens: &mut [MoveGen],
     f: impl Fn(Rows<'_>, &mut MoveGen) -> Result<(), (usize, Desync)> + Sync,
 ) -> Result<(), (usize, Desync)> {
+    /// Groups per thread: enough to even out the work, few enough to keep each a batch.
+    const GROUPS_PER_THREAD: usize = 4;
     let n = rows.eps.len();
-    let parts = movegens.len().min(n).max(1);
-    if parts == 1 {
+    let threads = movegens.len().min(n).max(1);
+    if threads == 1 {
         return f(rows, &mut movegens[0]);
     }
-    let chunk = n.div_ceil(parts);
-    let mut groups = Vec::with_capacity(parts);
+    let chunk = n.div_ceil(threads * GROUPS_PER_THREAD);
+    let mut groups = Vec::with_capacity(threads * GROUPS_PER_THREAD);
     while !rows.eps.is_empty() {
         let k = chunk.min(rows.eps.len());
         groups.push(rows.split_first(k));
     }
-    std::thread::scope(|scope| {
-        let f = &f;
-        let mut handles = Vec::new();
-        let mut it = groups.into_iter().zip(movegens.iter_mut());
-        let first = it.next();
-        for (g, mg) in it {
-            handles.push(scope.spawn(move || f(g, mg)));
+    let queue = std::sync::Mutex::new(groups.into_iter());
+    let work = |mg: &mut MoveGen| -> Result<(), (usize, Desync)> {
+        loop {
+            // A poisoned lock means another thread panicked; the scope re-raises it.
+            let Some(g) = queue.lock().ok().and_then(|mut q| q.next()) else {
+                return Ok(());
+            };
+            f(g, mg)?;
         }
-        let mut result = match first {
-            Some((g, mg)) => f(g, mg),
-            None => Ok(()),
-        };
+    };
+    std::thread::scope(|scope| {
+        let work = &work;
+        let (first, rest) = movegens[..threads].split_first_mut().expect("threads >= 1");
+        let handles: Vec<_> = rest
+            .iter_mut()
+            .map(|mg| scope.spawn(move || work(mg)))
+            .collect();
+        let mut result = work(first);
         for h in handles {
             let r = h.join().unwrap_or(Ok(()));
             if result.is_ok() {
