@@ -15,7 +15,8 @@ Then the placement-level environment (one step = one placement, random available
 placements): ``NesTetrisPlacementEnv`` and ``VecPlacementEnv(64)`` at levels 9 and 18
 (target 100,000 steps/s), and ``nestris.Ai`` decisions. A placement step is dominated
 by the move generator of ``nestris-ai`` (all placements of the next piece, with their
-inputs). ``--placement-only`` runs only these.
+inputs). ``--placement-only`` runs only these; ``--threads N`` instead times
+``VecPlacementEnv(64, num_threads=N)`` without pinning (N cores).
 
 ``python crates/py/bench.py --survey`` instead plays random placement games over
 levels 0-19, every tap rate, with and without DAS and soft drop (about 3,600 games,
@@ -31,10 +32,14 @@ import os
 import time
 from collections.abc import Callable
 
-import gymnasium
-import numpy as np
+# numpy's BLAS threads would otherwise wait spinning on the cores being measured (the
+# benchmark does no linear algebra); set before numpy is imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import nestris
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+import nestris  # noqa: E402
 
 TARGET_SINGLE = 200_000
 TARGET_VEC = 1_000_000
@@ -208,11 +213,32 @@ def main() -> None:
     parser.add_argument(
         "--survey", action="store_true", help="measure the most placements a piece has"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead time VecPlacementEnv(64, num_threads=N) on N cores (not pinned)",
+    )
     args = parser.parse_args()
     if args.survey:
         survey()
         return
     seconds = 1.5 if args.quick else 5.0
+    if args.threads:
+        # Several cores: not pinned.
+        print(f"nestris {nestris.__version__}; {args.threads} threads, not pinned")
+        report(
+            [
+                (
+                    f"VecPlacementEnv(64, num_threads={args.threads}), level {level}, per env step",
+                    bench_placement_vec(64, level, seconds, args.threads),
+                    None,
+                )
+                for level in (9, 18)
+            ]
+        )
+        return
     print(f"nestris {nestris.__version__}; {pin_to_one_core()}")
     rows = [] if args.placement_only else [
         ("Game.step from Python", bench_game(seconds), None),
@@ -244,6 +270,11 @@ def main() -> None:
         ),
         ("Ai.choose + step (decisions/s), level 18", bench_ai(18, seconds), None),
     ]
+    report(rows)
+
+
+def report(rows: list[tuple[str, float, int | None]]) -> None:
+    """Prints one line per measurement, with its target when it has one."""
     width = max(len(name) for name, _, _ in rows)
     for name, rate, target in rows:
         note = ""

@@ -284,6 +284,7 @@ def single_env_rollout(kwargs: dict, seed: int, actions: list[int], max_steps: i
     ("kwargs", "max_steps", "threads"),
     [
         ({"start_level": 18, "reward": "score"}, None, 1),
+        ({"start_level": 9, "reward": "score", "tap_hz": 20}, None, 2),
         ({"start_level": 19, "reward": "survival", "tap_hz": 15}, 25, 1),
         ({"start_level": 16, "reward": "lines", "das": True}, 40, 3),
     ],
