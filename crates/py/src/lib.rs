@@ -12,6 +12,7 @@
 //! Built by maturin (`pip install ./crates/py`); see `crates/py/README.md`.
 
 mod ai;
+mod batch;
 mod env;
 mod episode;
 mod errors;

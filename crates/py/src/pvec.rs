@@ -3,6 +3,8 @@
 //! thread serves all the games of that thread (its tables are large; each game keeps
 //! only its placements and their buttons).
 
+use std::convert::Infallible;
+
 use nestris_ai::MoveGen;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
@@ -10,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
+use crate::batch::{run_groups, take, Group};
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
 use crate::obs::{CELLS, COLS, HEIGHT, NUM_FEATURES, PIXEL_BYTES, ROWS, WIDTH};
@@ -19,13 +22,6 @@ use crate::placement::{
     check_action, Desync, PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS,
 };
 use crate::vec::actions_array;
-
-/// Splits off the first `n` items of `s`.
-fn take<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
-    let (a, b) = std::mem::take(s).split_at_mut(n);
-    *s = b;
-    a
-}
 
 /// Mutable views of a group of games and their rows of every output array.
 struct Rows<'a> {
@@ -48,8 +44,11 @@ struct Rows<'a> {
     frames: &'a mut [u32],
 }
 
-impl<'a> Rows<'a> {
-    /// Splits off the first `k` games.
+impl<'a> Group for Rows<'a> {
+    fn len(&self) -> usize {
+        self.eps.len()
+    }
+
     fn split_first(&mut self, k: usize) -> Rows<'a> {
         let n = self.eps.len().max(1);
         let (nb, nf, np) = (
@@ -78,7 +77,9 @@ impl<'a> Rows<'a> {
         self.offset += k;
         out
     }
+}
 
+impl Rows<'_> {
     /// Writes game `i`'s observation, mask, placements and counters.
     #[inline]
     fn observe(&mut self, cfg: &PlacementConfig, i: usize) {
@@ -275,55 +276,6 @@ impl PyVecPlacementEnv {
     }
 }
 
-/// Runs `f` on groups of `rows`, one thread per move generator: the games are cut into
-/// a few groups per thread, which the threads take in turn, so that a thread whose games
-/// happened to be quick helps with the rest. Returns the first error.
-fn run_groups(
-    mut rows: Rows<'_>,
-    movegens: &mut [MoveGen],
-    f: impl Fn(Rows<'_>, &mut MoveGen) -> Result<(), (usize, Desync)> + Sync,
-) -> Result<(), (usize, Desync)> {
-    /// Groups per thread: enough to even out the work, few enough to keep each a batch.
-    const GROUPS_PER_THREAD: usize = 4;
-    let n = rows.eps.len();
-    let threads = movegens.len().min(n).max(1);
-    if threads == 1 {
-        return f(rows, &mut movegens[0]);
-    }
-    let chunk = n.div_ceil(threads * GROUPS_PER_THREAD);
-    let mut groups = Vec::with_capacity(threads * GROUPS_PER_THREAD);
-    while !rows.eps.is_empty() {
-        let k = chunk.min(rows.eps.len());
-        groups.push(rows.split_first(k));
-    }
-    let queue = std::sync::Mutex::new(groups.into_iter());
-    let work = |mg: &mut MoveGen| -> Result<(), (usize, Desync)> {
-        loop {
-            // A poisoned lock means another thread panicked; the scope re-raises it.
-            let Some(g) = queue.lock().ok().and_then(|mut q| q.next()) else {
-                return Ok(());
-            };
-            f(g, mg)?;
-        }
-    };
-    std::thread::scope(|scope| {
-        let work = &work;
-        let (first, rest) = movegens[..threads].split_first_mut().expect("threads >= 1");
-        let handles: Vec<_> = rest
-            .iter_mut()
-            .map(|mg| scope.spawn(move || work(mg)))
-            .collect();
-        let mut result = work(first);
-        for h in handles {
-            let r = h.join().unwrap_or(Ok(()));
-            if result.is_ok() {
-                result = r;
-            }
-        }
-        result
-    })
-}
-
 #[pymethods]
 impl PyVecPlacementEnv {
     #[new]
@@ -453,7 +405,7 @@ impl PyVecPlacementEnv {
         with_rows!(self, py, |rows| {
             py.detach(|| {
                 let seeds = &seeds;
-                let _ = run_groups(rows, &mut self.movegens[..threads], |mut g, mg| {
+                let Ok(()) = run_groups(rows, &mut self.movegens[..threads], |mut g, mg| {
                     for i in 0..g.eps.len() {
                         g.eps[i] = PlacementEpisode::new(cfg, Some(seeds[g.offset + i]), mg);
                         g.needs_reset[i] = false;
@@ -464,7 +416,7 @@ impl PyVecPlacementEnv {
                         g.frames[i] = 0;
                         g.observe(cfg, i);
                     }
-                    Ok(())
+                    Ok::<(), Infallible>(())
                 });
             })
         });

@@ -2,6 +2,8 @@
 //! arrays. Finished games reset on the step after the one that ended them (Gymnasium's
 //! "next step" auto-reset), each from the seed after its last one.
 
+use std::convert::Infallible;
+
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
@@ -10,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
+use crate::batch::{run_groups, take, Group};
 use crate::episode::Episode;
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
@@ -31,6 +34,37 @@ struct Rows<'a> {
     scores: &'a mut [i64],
     lines: &'a mut [i64],
     events: &'a mut [u32],
+}
+
+impl<'a> Group for Rows<'a> {
+    fn len(&self) -> usize {
+        self.eps.len()
+    }
+
+    fn split_first(&mut self, k: usize) -> Rows<'a> {
+        let n = self.eps.len().max(1);
+        let (nb, nf, np) = (
+            self.boards.len() / n * k,
+            self.features.len() / n * k,
+            self.pixels.len() / n * k,
+        );
+        let out = Rows {
+            offset: self.offset,
+            eps: take(&mut self.eps, k),
+            needs_reset: take(&mut self.needs_reset, k),
+            boards: take(&mut self.boards, nb),
+            features: take(&mut self.features, nf),
+            pixels: take(&mut self.pixels, np),
+            rewards: take(&mut self.rewards, k),
+            terminated: take(&mut self.terminated, k),
+            truncated: take(&mut self.truncated, k),
+            scores: take(&mut self.scores, k),
+            lines: take(&mut self.lines, k),
+            events: take(&mut self.events, k),
+        };
+        self.offset += k;
+        out
+    }
 }
 
 impl Rows<'_> {
@@ -191,92 +225,6 @@ impl PyVecEnv {
         d.set_item("events", self.arrays.events.bind(py))?;
         Ok(d)
     }
-}
-
-/// Splits `rows` into `parts` consecutive groups of environments.
-fn split_rows(rows: Rows<'_>, parts: usize) -> Vec<Rows<'_>> {
-    let n = rows.eps.len();
-    let chunk = n.div_ceil(parts.max(1)).max(1);
-    let Rows {
-        offset,
-        mut eps,
-        mut needs_reset,
-        mut boards,
-        mut features,
-        mut pixels,
-        mut rewards,
-        mut terminated,
-        mut truncated,
-        mut scores,
-        mut lines,
-        mut events,
-    } = rows;
-    let per_board = boards.len() / n.max(1);
-    let per_feature = features.len() / n.max(1);
-    let per_pixel = pixels.len() / n.max(1);
-    let mut out = Vec::new();
-    let mut at = offset;
-    while !eps.is_empty() {
-        let k = chunk.min(eps.len());
-        let (e, e_rest) = eps.split_at_mut(k);
-        let (nr, nr_rest) = needs_reset.split_at_mut(k);
-        let (b, b_rest) = boards.split_at_mut(k * per_board);
-        let (f, f_rest) = features.split_at_mut(k * per_feature);
-        let (p, p_rest) = pixels.split_at_mut(k * per_pixel);
-        let (r, r_rest) = rewards.split_at_mut(k);
-        let (t, t_rest) = terminated.split_at_mut(k);
-        let (u, u_rest) = truncated.split_at_mut(k);
-        let (s, s_rest) = scores.split_at_mut(k);
-        let (l, l_rest) = lines.split_at_mut(k);
-        let (v, v_rest) = events.split_at_mut(k);
-        out.push(Rows {
-            offset: at,
-            eps: e,
-            needs_reset: nr,
-            boards: b,
-            features: f,
-            pixels: p,
-            rewards: r,
-            terminated: t,
-            truncated: u,
-            scores: s,
-            lines: l,
-            events: v,
-        });
-        eps = e_rest;
-        needs_reset = nr_rest;
-        boards = b_rest;
-        features = f_rest;
-        pixels = p_rest;
-        rewards = r_rest;
-        terminated = t_rest;
-        truncated = u_rest;
-        scores = s_rest;
-        lines = l_rest;
-        events = v_rest;
-        at += k;
-    }
-    out
-}
-
-/// Runs `f` on `rows`, split over `threads` threads when there are several.
-fn run_split(rows: Rows<'_>, threads: usize, f: impl Fn(Rows<'_>) + Sync) {
-    if threads <= 1 || rows.eps.len() < 2 {
-        f(rows);
-        return;
-    }
-    let parts = split_rows(rows, threads);
-    std::thread::scope(|scope| {
-        let f = &f;
-        let mut parts = parts.into_iter();
-        let first = parts.next();
-        for part in parts {
-            scope.spawn(move || f(part));
-        }
-        if let Some(first) = first {
-            f(first);
-        }
-    });
 }
 
 /// The actions as a contiguous int64 array: taken as is when they are one, converted
@@ -459,7 +407,10 @@ impl PyVecEnv {
         let cfg = &self.cfg;
         with_rows!(self, py, |rows| {
             py.detach(|| {
-                run_split(rows, threads, |mut part| part.step(cfg, acts));
+                let Ok(()) = run_groups(rows, &mut vec![(); threads], |mut part, ()| {
+                    part.step(cfg, acts);
+                    Ok::<(), Infallible>(())
+                });
             })
         });
         let a = &self.arrays;
