@@ -88,11 +88,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             .clone()
             .or_else(|| args.data_dir.as_ref().map(|d| d.join("replays")))
             .unwrap_or(defaults.replay_dir);
+        let rom_demo = match &args.rom {
+            Some(rom) => Some(crate::replay::demo_tables(Some(rom)).context("--rom")?),
+            None => None,
+        };
         nestris_tui::run_with_pilot(
             nestris_tui::TuiOptions {
                 region,
                 quick: args.quick,
                 replay_dir: Some(replay_dir),
+                rom_demo,
             },
             pilot,
         )?;

@@ -130,7 +130,13 @@ fn parse_input(rest: &str) -> Result<Buttons, String> {
     Ok(Buttons(bits))
 }
 
-/// Writes a power-on replay as an FCEUX movie.
+/// FCEUX's `romChecksum` of Tetris (USA): the base64 MD5 of the image without its
+/// header (PRG then CHR), so that FCEUX can tell the movie belongs to that cartridge.
+/// Checked against the image by `tests/rom_demo.rs` when one is given.
+pub const TETRIS_USA_FM2_CHECKSUM: &str = "base64:Ww5XFVjIx5aTe5avRpVhxg==";
+
+/// Writes a power-on replay as an FCEUX movie (with the cartridge's `romChecksum` when
+/// NTSC; the PAL cartridge is another image, whose checksum is not known here).
 pub fn write(replay: &Replay) -> Result<String, Fm2Error> {
     let region = match &replay.start {
         Start::PowerOn(r) => *r,
@@ -141,6 +147,9 @@ pub fn write(replay: &Replay) -> Result<String, Fm2Error> {
     out.push_str("version 3\nemuVersion 22020\nrerecordCount 0\n");
     out.push_str(&format!("palFlag {}\n", region as u8));
     out.push_str("romFilename Tetris (USA)\n");
+    if region == Region::Ntsc {
+        out.push_str(&format!("romChecksum {TETRIS_USA_FM2_CHECKSUM}\n"));
+    }
     out.push_str("guid 00000000-0000-0000-0000-000000000000\n");
     out.push_str("fourscore 0\nmicrophone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n");
     if replay.demo == DemoSource::Builtin {
@@ -168,6 +177,7 @@ mod tests {
         r.inputs = (0..=255u8).map(Buttons).collect();
         let text = write(&r).unwrap();
         assert!(text.contains("|0|RLDUTSBA|||"));
+        assert!(text.contains("\nromChecksum base64:Ww5XFVjIx5aTe5avRpVhxg==\n"));
         assert!(text.contains("|0|........|||"));
         let back = parse(&text).unwrap();
         assert_eq!(back.inputs, r.inputs);

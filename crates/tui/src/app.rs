@@ -7,7 +7,7 @@ use std::io::{stdout, BufWriter, IsTerminal};
 use std::time::Instant;
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use nestris_core::{Buttons, Game};
+use nestris_core::{Buttons, DemoData, Game};
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::Terminal;
 
@@ -104,6 +104,8 @@ pub(crate) struct Session {
     recording: Option<Recording>,
     /// Who presses the buttons, when not the keyboard.
     pilot: Option<Pilot>,
+    /// The demo's tables: the user's cartridge's (`--rom`) or nestris's own.
+    demo: DemoData,
 }
 
 impl std::fmt::Debug for Session {
@@ -113,6 +115,7 @@ impl std::fmt::Debug for Session {
             .field("quick", &self.quick)
             .field("recording", &self.recording)
             .field("pilot", &self.pilot.is_some())
+            .field("cartridge_demo", &(self.demo != DemoData::BUILTIN))
             .finish_non_exhaustive()
     }
 }
@@ -133,7 +136,7 @@ impl Session {
                     Ok(()) => Some(Recording::new(
                         session_path(dir, std::time::SystemTime::now()),
                         options.region,
-                        None,
+                        options.rom_demo.clone(),
                     )),
                     Err(e) => {
                         eprintln!(
@@ -150,6 +153,7 @@ impl Session {
             quick: options.quick,
             recording,
             pilot: None,
+            demo: options.rom_demo.unwrap_or(DemoData::BUILTIN),
         }
     }
 
@@ -227,7 +231,7 @@ impl Session {
                 buttons = crate::quick::buttons(self.game.state(), level);
             }
         }
-        self.game.step(buttons);
+        self.game.step_with_demo(buttons, &self.demo);
         self.view.clear.observe(self.game.state());
         if let Some(r) = &mut self.recording {
             r.push(buttons);
@@ -350,6 +354,42 @@ mod tests {
         // Nothing more is pressed for the player: the game is not paused.
         frames(&mut s, &mut t, 30);
         assert_eq!(s.game.state().render_mode, 3);
+    }
+
+    #[test]
+    fn a_cartridge_demo_is_shown_and_recorded_as_such() {
+        // Another piece list than the built-in demo's.
+        let mut demo = DemoData::BUILTIN;
+        demo.pieces.rotate_left(1);
+        let dir = std::env::temp_dir().join(format!("nestris-tui-demo-{}", std::process::id()));
+        let options = TuiOptions {
+            replay_dir: Some(dir.clone()),
+            rom_demo: Some(demo.clone()),
+            ..TuiOptions::default()
+        };
+        let mut s = Session::new(options, HoldMode::Reported);
+        let mut t = Instant::now();
+        // Legal screen and title; the demo starts at frame 1796.
+        frames(&mut s, &mut t, 2400);
+        assert_eq!(s.game.state().game_mode, 5);
+        let mut alone = Game::power_on(s.game.state().region);
+        let mut builtin = alone.clone();
+        for _ in 0..2400 {
+            alone.step_with_demo(Buttons::NONE, &demo);
+            builtin.step(Buttons::NONE);
+        }
+        assert_eq!(s.game.state(), alone.state());
+        assert_ne!(s.game.state(), builtin.state());
+        s.finish_recording();
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let replay = nestris_replay::Replay::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(replay.demo, nestris_replay::DemoSource::Cartridge);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

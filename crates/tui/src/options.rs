@@ -1,7 +1,7 @@
 //! [`TuiOptions`]: which console the front end is, and a minimal flag parser for the
 //! binaries.
 
-use nestris_core::Region;
+use nestris_core::{DemoData, Region};
 use std::path::PathBuf;
 
 /// How the front end runs.
@@ -17,10 +17,14 @@ pub struct TuiOptions {
     /// Where the session's replay is saved (one file per run, written every few seconds
     /// and on exit); `None` records nothing.
     pub replay_dir: Option<PathBuf>,
+    /// The demo's tables from the user's own cartridge image (`--rom`); `None` shows
+    /// nestris's own demo.
+    pub rom_demo: Option<DemoData>,
 }
 
 /// The usage line of [`TuiOptions::from_args`].
-pub const USAGE: &str = "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR]";
+pub const USAGE: &str =
+    "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR] [--rom TETRIS.NES]";
 
 impl TuiOptions {
     /// Checks the ranges the cartridge's menu allows.
@@ -31,7 +35,8 @@ impl TuiOptions {
         }
     }
 
-    /// Parses `--pal --quick LEVEL --replay-dir DIR` (arguments after the program name).
+    /// Parses `--pal --quick LEVEL --replay-dir DIR --rom FILE` (arguments after the
+    /// program name); `--rom` reads the demo's tables from the image.
     pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<TuiOptions, String> {
         let mut o = TuiOptions::default();
         let mut args = args.into_iter();
@@ -52,6 +57,16 @@ impl TuiOptions {
                         .next()
                         .ok_or_else(|| format!("--replay-dir needs a folder\n{USAGE}"))?;
                     o.replay_dir = Some(PathBuf::from(dir));
+                }
+                "--rom" => {
+                    let path = args
+                        .next()
+                        .ok_or_else(|| format!("--rom needs a file\n{USAGE}"))?;
+                    let image =
+                        std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                    let demo = nestris_replay::rom::demo_tables(&image)
+                        .map_err(|e| format!("{path}: {e}"))?;
+                    o.rom_demo = Some(demo);
                 }
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
@@ -83,6 +98,7 @@ mod tests {
                 region: Region::Pal,
                 quick: Some(15),
                 replay_dir: Some(PathBuf::from("/tmp/r")),
+                rom_demo: None,
             }
         );
     }
@@ -93,5 +109,14 @@ mod tests {
         assert!(TuiOptions::from_args(args("--quick")).is_err());
         assert!(TuiOptions::from_args(args("--quick x")).is_err());
         assert!(TuiOptions::from_args(args("--level 5")).is_err());
+        assert!(TuiOptions::from_args(args("--rom")).is_err());
+        let e = TuiOptions::from_args(args("--rom /nonexistent/tetris.nes")).unwrap_err();
+        assert!(e.starts_with("cannot read /nonexistent/tetris.nes"), "{e}");
+        let junk = std::env::temp_dir().join(format!("nestris-junk-{}.nes", std::process::id()));
+        std::fs::write(&junk, [0u8; 1000]).unwrap();
+        let e =
+            TuiOptions::from_args([String::from("--rom"), junk.display().to_string()]).unwrap_err();
+        std::fs::remove_file(&junk).unwrap();
+        assert!(e.contains("not a Tetris (USA) image"), "{e}");
     }
 }
