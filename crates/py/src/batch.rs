@@ -1,9 +1,19 @@
 //! Running a batch of games on several threads, shared by `VecEnv` and
 //! `VecPlacementEnv`: the games, with their rows of every output array, are cut into a
 //! few groups per thread, which the threads take in turn, so that a thread whose games
-//! happened to be quick helps with the rest.
+//! happened to be quick helps with the rest. Also the output arrays both write and
+//! their rows.
 
 use std::sync::Mutex;
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::invalid_argument;
+use crate::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
+use crate::options::ObsKind;
 
 /// Groups per thread: enough to even out the work, few enough to keep each a batch.
 const GROUPS_PER_THREAD: usize = 4;
@@ -70,4 +80,173 @@ pub fn run_groups<G: Group, W: Send, E: Send>(
         }
         result
     })
+}
+
+/// The rows every vectorized environment writes, for a group of consecutive games of
+/// episode type `E` (indices in the arrays are from the group's first game).
+pub struct Rows<'a, E> {
+    /// Index of the group's first game in the whole environment.
+    pub offset: usize,
+    pub eps: &'a mut [E],
+    pub needs_reset: &'a mut [bool],
+    pub boards: &'a mut [u8],
+    pub features: &'a mut [i32],
+    pub pixels: &'a mut [u8],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub scores: &'a mut [i64],
+    pub lines: &'a mut [i64],
+    pub events: &'a mut [u32],
+}
+
+impl<'a, E: Send> Group for Rows<'a, E> {
+    fn len(&self) -> usize {
+        self.eps.len()
+    }
+
+    fn split_first(&mut self, k: usize) -> Rows<'a, E> {
+        // Observation rows are as long as the observation kind makes them (or empty).
+        let n = self.eps.len().max(1);
+        let (nb, nf, np) = (
+            self.boards.len() / n * k,
+            self.features.len() / n * k,
+            self.pixels.len() / n * k,
+        );
+        let out = Rows {
+            offset: self.offset,
+            eps: take(&mut self.eps, k),
+            needs_reset: take(&mut self.needs_reset, k),
+            boards: take(&mut self.boards, nb),
+            features: take(&mut self.features, nf),
+            pixels: take(&mut self.pixels, np),
+            rewards: take(&mut self.rewards, k),
+            terminated: take(&mut self.terminated, k),
+            truncated: take(&mut self.truncated, k),
+            scores: take(&mut self.scores, k),
+            lines: take(&mut self.lines, k),
+            events: take(&mut self.events, k),
+        };
+        self.offset += k;
+        out
+    }
+}
+
+impl<E> Rows<'_, E> {
+    /// Game `i` was reset: its step outputs are those of a first observation.
+    pub fn clear_step(&mut self, i: usize) {
+        self.needs_reset[i] = false;
+        self.rewards[i] = 0.0;
+        self.terminated[i] = false;
+        self.truncated[i] = false;
+        self.events[i] = 0;
+    }
+}
+
+/// The arrays every vectorized environment writes, one row per game, owned by Python.
+#[derive(Debug)]
+pub struct Arrays {
+    pub boards: Py<PyArray3<u8>>,
+    pub features: Py<PyArray2<i32>>,
+    pub pixels: Py<PyArray4<u8>>,
+    pub rewards: Py<PyArray1<f32>>,
+    pub terminated: Py<PyArray1<bool>>,
+    pub truncated: Py<PyArray1<bool>>,
+    pub scores: Py<PyArray1<i64>>,
+    pub lines: Py<PyArray1<i64>>,
+    pub events: Py<PyArray1<u32>>,
+}
+
+impl Arrays {
+    /// Zeroed arrays for `n` games; those of the other observation kind are empty.
+    pub fn new(py: Python<'_>, n: usize, obs: ObsKind) -> Arrays {
+        let (nb, np) = match obs {
+            ObsKind::Board => (n, 0),
+            ObsKind::Pixels => (0, n),
+        };
+        Arrays {
+            boards: PyArray3::<u8>::zeros(py, [nb, ROWS, COLS], false).unbind(),
+            features: PyArray2::<i32>::zeros(py, [nb, NUM_FEATURES], false).unbind(),
+            pixels: PyArray4::<u8>::zeros(py, [np, HEIGHT, WIDTH, 3], false).unbind(),
+            rewards: PyArray1::<f32>::zeros(py, n, false).unbind(),
+            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            scores: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            lines: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            events: PyArray1::<u32>::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// Borrows every array for writing and runs `f` on the rows of all the games.
+    pub fn with_rows<E, R>(
+        &self,
+        py: Python<'_>,
+        eps: &mut [E],
+        needs_reset: &mut [bool],
+        f: impl FnOnce(Rows<'_, E>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        let mut boards = self.boards.bind(py).try_readwrite()?;
+        let mut features = self.features.bind(py).try_readwrite()?;
+        let mut pixels = self.pixels.bind(py).try_readwrite()?;
+        let mut rewards = self.rewards.bind(py).try_readwrite()?;
+        let mut terminated = self.terminated.bind(py).try_readwrite()?;
+        let mut truncated = self.truncated.bind(py).try_readwrite()?;
+        let mut scores = self.scores.bind(py).try_readwrite()?;
+        let mut lines = self.lines.bind(py).try_readwrite()?;
+        let mut events = self.events.bind(py).try_readwrite()?;
+        f(Rows {
+            offset: 0,
+            eps,
+            needs_reset,
+            boards: boards.as_slice_mut().map_err(not_contiguous)?,
+            features: features.as_slice_mut().map_err(not_contiguous)?,
+            pixels: pixels.as_slice_mut().map_err(not_contiguous)?,
+            rewards: rewards.as_slice_mut().map_err(not_contiguous)?,
+            terminated: terminated.as_slice_mut().map_err(not_contiguous)?,
+            truncated: truncated.as_slice_mut().map_err(not_contiguous)?,
+            scores: scores.as_slice_mut().map_err(not_contiguous)?,
+            lines: lines.as_slice_mut().map_err(not_contiguous)?,
+            events: events.as_slice_mut().map_err(not_contiguous)?,
+        })
+    }
+
+    /// `info`'s entries every vectorized environment has: `score`, `lines`, `events`.
+    pub fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("score", self.scores.bind(py))?;
+        d.set_item("lines", self.lines.bind(py))?;
+        d.set_item("events", self.events.bind(py))?;
+        Ok(d)
+    }
+}
+
+/// The arrays are allocated here, contiguous; this is only reached if that changed.
+pub fn not_contiguous(e: numpy::AsSliceError) -> PyErr {
+    PyRuntimeError::new_err(e.to_string())
+}
+
+/// The seeds of a vectorized `reset(seed)`: an int s gives game i the seed s + i, a
+/// sequence gives one per game, and None gives each game `following` (the seed after
+/// its last one).
+pub fn reset_seeds(
+    seed: Option<&Bound<'_, PyAny>>,
+    n: usize,
+    following: impl Iterator<Item = u64>,
+) -> PyResult<Vec<u64>> {
+    let Some(s) = seed.filter(|s| !s.is_none()) else {
+        return Ok(following.collect());
+    };
+    if let Ok(base) = s.extract::<u64>() {
+        return Ok((0..n as u64).map(|i| base.wrapping_add(i)).collect());
+    }
+    match s.extract::<Vec<u64>>() {
+        Ok(list) if list.len() == n => Ok(list),
+        Ok(list) => Err(invalid_argument(format!(
+            "seed must be one int or {n} ints, got {} ints",
+            list.len()
+        ))),
+        Err(_) => Err(invalid_argument(format!(
+            "seed must be None, an int from 0 to 2**64-1 or a sequence of {n} such ints, got {s}"
+        ))),
+    }
 }

@@ -6,16 +6,15 @@
 use std::convert::Infallible;
 
 use nestris_ai::MoveGen;
-use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods};
-use pyo3::exceptions::PyRuntimeError;
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
-use crate::batch::{run_groups, take, Group};
+use crate::batch::{self, not_contiguous, run_groups, take, Group};
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
-use crate::obs::{CELLS, COLS, HEIGHT, NUM_FEATURES, PIXEL_BYTES, ROWS, WIDTH};
+use crate::obs::{CELLS, NUM_FEATURES, PIXEL_BYTES};
 use crate::options::{int_in, ObsKind};
 use crate::penv::model_dict;
 use crate::placement::{
@@ -23,59 +22,28 @@ use crate::placement::{
 };
 use crate::vec::actions_array;
 
-/// Mutable views of a group of games and their rows of every output array.
+/// A group of games: the rows every vectorized environment writes, and this one's own.
 struct Rows<'a> {
-    /// Index of the first game in the whole environment.
-    offset: usize,
-    eps: &'a mut [PlacementEpisode],
-    needs_reset: &'a mut [bool],
-    boards: &'a mut [u8],
-    features: &'a mut [i32],
-    pixels: &'a mut [u8],
+    base: batch::Rows<'a, PlacementEpisode>,
     masks: &'a mut [i8],
     placements: &'a mut [u8],
     num_placements: &'a mut [i64],
-    rewards: &'a mut [f32],
-    terminated: &'a mut [bool],
-    truncated: &'a mut [bool],
-    scores: &'a mut [i64],
-    lines: &'a mut [i64],
-    events: &'a mut [u32],
     frames: &'a mut [u32],
 }
 
 impl<'a> Group for Rows<'a> {
     fn len(&self) -> usize {
-        self.eps.len()
+        self.base.len()
     }
 
     fn split_first(&mut self, k: usize) -> Rows<'a> {
-        let n = self.eps.len().max(1);
-        let (nb, nf, np) = (
-            self.boards.len() / n * k,
-            self.features.len() / n * k,
-            self.pixels.len() / n * k,
-        );
-        let out = Rows {
-            offset: self.offset,
-            eps: take(&mut self.eps, k),
-            needs_reset: take(&mut self.needs_reset, k),
-            boards: take(&mut self.boards, nb),
-            features: take(&mut self.features, nf),
-            pixels: take(&mut self.pixels, np),
+        Rows {
+            base: self.base.split_first(k),
             masks: take(&mut self.masks, k * MAX_PLACEMENTS),
             placements: take(&mut self.placements, k * MAX_PLACEMENTS * PLACEMENT_COLS),
             num_placements: take(&mut self.num_placements, k),
-            rewards: take(&mut self.rewards, k),
-            terminated: take(&mut self.terminated, k),
-            truncated: take(&mut self.truncated, k),
-            scores: take(&mut self.scores, k),
-            lines: take(&mut self.lines, k),
-            events: take(&mut self.events, k),
             frames: take(&mut self.frames, k),
-        };
-        self.offset += k;
-        out
+        }
     }
 }
 
@@ -83,28 +51,37 @@ impl Rows<'_> {
     /// Writes game `i`'s observation, mask, placements and counters.
     #[inline]
     fn observe(&mut self, cfg: &PlacementConfig, i: usize) {
-        let ep = &self.eps[i];
-        let (b, f, p) = match cfg.obs {
+        let b = &mut self.base;
+        let ep = &b.eps[i];
+        let (boards, features, pixels) = match cfg.obs {
             ObsKind::Board => (
-                &mut self.boards[i * CELLS..(i + 1) * CELLS],
-                &mut self.features[i * NUM_FEATURES..(i + 1) * NUM_FEATURES],
+                &mut b.boards[i * CELLS..(i + 1) * CELLS],
+                &mut b.features[i * NUM_FEATURES..(i + 1) * NUM_FEATURES],
                 &mut [][..],
             ),
             ObsKind::Pixels => (
                 &mut [][..],
                 &mut [][..],
-                &mut self.pixels[i * PIXEL_BYTES..(i + 1) * PIXEL_BYTES],
+                &mut b.pixels[i * PIXEL_BYTES..(i + 1) * PIXEL_BYTES],
             ),
         };
-        ep.write_obs(cfg.obs, b, f, p);
+        ep.write_obs(cfg.obs, boards, features, pixels);
         let m = MAX_PLACEMENTS;
         ep.write_choices(
             &mut self.masks[i * m..(i + 1) * m],
             &mut self.placements[i * m * PLACEMENT_COLS..(i + 1) * m * PLACEMENT_COLS],
         );
         self.num_placements[i] = ep.num_choices() as i64;
-        self.scores[i] = i64::from(ep.score());
-        self.lines[i] = i64::from(ep.lines());
+        b.scores[i] = i64::from(ep.score());
+        b.lines[i] = i64::from(ep.lines());
+    }
+
+    /// Starts game `i` anew from `seed`.
+    fn reset(&mut self, cfg: &PlacementConfig, i: usize, seed: u64, mg: &mut MoveGen) {
+        self.base.eps[i] = PlacementEpisode::new(cfg, Some(seed), mg);
+        self.base.clear_step(i);
+        self.frames[i] = 0;
+        self.observe(cfg, i);
     }
 
     /// One step of every game of the group; `actions` holds every game's placement
@@ -115,51 +92,76 @@ impl Rows<'_> {
         actions: &[usize],
         mg: &mut MoveGen,
     ) -> Result<(), (usize, Desync)> {
-        let actions = &actions[self.offset..self.offset + self.eps.len()];
+        let offset = self.base.offset;
+        let actions = &actions[offset..offset + self.base.eps.len()];
         for (i, &action) in actions.iter().enumerate() {
-            if self.needs_reset[i] {
-                let seed = self.eps[i].following_seed();
-                self.eps[i] = PlacementEpisode::new(cfg, Some(seed), mg);
-                self.needs_reset[i] = false;
-                self.rewards[i] = 0.0;
-                self.terminated[i] = false;
-                self.truncated[i] = false;
-                self.events[i] = 0;
-                self.frames[i] = 0;
-            } else {
-                let ep = &mut self.eps[i];
-                let r = ep.step(cfg, action, mg).map_err(|d| (self.offset + i, d))?;
-                // As Gymnasium's `TimeLimit`: truncated at the limit, terminated or not.
-                let truncated = cfg.max_episode_steps.is_some_and(|m| ep.steps >= m);
-                self.rewards[i] = r.reward as f32;
-                self.terminated[i] = r.terminated;
-                self.truncated[i] = truncated;
-                self.events[i] = r.flags;
-                self.frames[i] = r.frames;
-                self.needs_reset[i] = r.terminated || truncated;
+            if self.base.needs_reset[i] {
+                let seed = self.base.eps[i].following_seed();
+                self.reset(cfg, i, seed, mg);
+                continue;
             }
+            let b = &mut self.base;
+            let ep = &mut b.eps[i];
+            let r = ep.step(cfg, action, mg).map_err(|d| (offset + i, d))?;
+            // As Gymnasium's `TimeLimit`: truncated at the limit, terminated or not.
+            let truncated = cfg.max_episode_steps.is_some_and(|m| ep.steps >= m);
+            b.rewards[i] = r.reward as f32;
+            b.terminated[i] = r.terminated;
+            b.truncated[i] = truncated;
+            b.events[i] = r.flags;
+            b.needs_reset[i] = r.terminated || truncated;
+            self.frames[i] = r.frames;
             self.observe(cfg, i);
         }
         Ok(())
     }
 }
 
-/// The arrays a `VecPlacementEnv` writes, owned by Python.
+/// The arrays a `VecPlacementEnv` writes, owned by Python: every vectorized
+/// environment's, and the placements.
 #[derive(Debug)]
 struct Arrays {
-    boards: Py<PyArray3<u8>>,
-    features: Py<PyArray2<i32>>,
-    pixels: Py<PyArray4<u8>>,
+    base: batch::Arrays,
     masks: Py<PyArray2<i8>>,
     placements: Py<PyArray3<u8>>,
     num_placements: Py<PyArray1<i64>>,
-    rewards: Py<PyArray1<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    scores: Py<PyArray1<i64>>,
-    lines: Py<PyArray1<i64>>,
-    events: Py<PyArray1<u32>>,
     frames: Py<PyArray1<u32>>,
+}
+
+impl Arrays {
+    fn new(py: Python<'_>, n: usize, obs: ObsKind) -> Arrays {
+        let m = MAX_PLACEMENTS;
+        Arrays {
+            base: batch::Arrays::new(py, n, obs),
+            masks: PyArray2::<i8>::zeros(py, [n, m], false).unbind(),
+            placements: PyArray3::<u8>::zeros(py, [n, m, PLACEMENT_COLS], false).unbind(),
+            num_placements: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            frames: PyArray1::<u32>::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// Borrows every array for writing and runs `f` on the rows of all the games.
+    fn with_rows<R>(
+        &self,
+        py: Python<'_>,
+        eps: &mut [PlacementEpisode],
+        needs_reset: &mut [bool],
+        f: impl FnOnce(Rows<'_>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        self.base.with_rows(py, eps, needs_reset, |base| {
+            let mut masks = self.masks.bind(py).try_readwrite()?;
+            let mut placements = self.placements.bind(py).try_readwrite()?;
+            let mut num_placements = self.num_placements.bind(py).try_readwrite()?;
+            let mut frames = self.frames.bind(py).try_readwrite()?;
+            f(Rows {
+                base,
+                masks: masks.as_slice_mut().map_err(not_contiguous)?,
+                placements: placements.as_slice_mut().map_err(not_contiguous)?,
+                num_placements: num_placements.as_slice_mut().map_err(not_contiguous)?,
+                frames: frames.as_slice_mut().map_err(not_contiguous)?,
+            })
+        })
+    }
 }
 
 /// n placement-level games stepped together in Rust.
@@ -201,47 +203,6 @@ pub struct PyVecPlacementEnv {
     checked: Vec<usize>,
 }
 
-/// Borrows every array for writing and runs `body` on the rows.
-macro_rules! with_rows {
-    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
-        let a = &$self.arrays;
-        let mut boards = a.boards.bind($py).try_readwrite()?;
-        let mut features = a.features.bind($py).try_readwrite()?;
-        let mut pixels = a.pixels.bind($py).try_readwrite()?;
-        let mut masks = a.masks.bind($py).try_readwrite()?;
-        let mut placements = a.placements.bind($py).try_readwrite()?;
-        let mut num_placements = a.num_placements.bind($py).try_readwrite()?;
-        let mut rewards = a.rewards.bind($py).try_readwrite()?;
-        let mut terminated = a.terminated.bind($py).try_readwrite()?;
-        let mut truncated = a.truncated.bind($py).try_readwrite()?;
-        let mut scores = a.scores.bind($py).try_readwrite()?;
-        let mut lines = a.lines.bind($py).try_readwrite()?;
-        let mut events = a.events.bind($py).try_readwrite()?;
-        let mut frames = a.frames.bind($py).try_readwrite()?;
-        let slice = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
-        #[allow(unused_mut)]
-        let mut $rows = Rows {
-            offset: 0,
-            eps: &mut $self.eps,
-            needs_reset: &mut $self.needs_reset,
-            boards: boards.as_slice_mut().map_err(slice)?,
-            features: features.as_slice_mut().map_err(slice)?,
-            pixels: pixels.as_slice_mut().map_err(slice)?,
-            masks: masks.as_slice_mut().map_err(slice)?,
-            placements: placements.as_slice_mut().map_err(slice)?,
-            num_placements: num_placements.as_slice_mut().map_err(slice)?,
-            rewards: rewards.as_slice_mut().map_err(slice)?,
-            terminated: terminated.as_slice_mut().map_err(slice)?,
-            truncated: truncated.as_slice_mut().map_err(slice)?,
-            scores: scores.as_slice_mut().map_err(slice)?,
-            lines: lines.as_slice_mut().map_err(slice)?,
-            events: events.as_slice_mut().map_err(slice)?,
-            frames: frames.as_slice_mut().map_err(slice)?,
-        };
-        $body
-    }};
-}
-
 impl PyVecPlacementEnv {
     fn n(&self) -> usize {
         self.eps.len()
@@ -252,22 +213,19 @@ impl PyVecPlacementEnv {
         match self.cfg.obs {
             ObsKind::Board => {
                 let d = PyDict::new(py);
-                d.set_item("board", a.boards.bind(py))?;
-                d.set_item("features", a.features.bind(py))?;
+                d.set_item("board", a.base.boards.bind(py))?;
+                d.set_item("features", a.base.features.bind(py))?;
                 d.set_item("action_mask", a.masks.bind(py))?;
                 d.set_item("placements", a.placements.bind(py))?;
                 Ok(d.into_any())
             }
-            ObsKind::Pixels => Ok(a.pixels.bind(py).clone().into_any()),
+            ObsKind::Pixels => Ok(a.base.pixels.bind(py).clone().into_any()),
         }
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let a = &self.arrays;
-        let d = PyDict::new(py);
-        d.set_item("score", a.scores.bind(py))?;
-        d.set_item("lines", a.lines.bind(py))?;
-        d.set_item("events", a.events.bind(py))?;
+        let d = a.base.info(py)?;
         d.set_item("step_frames", a.frames.bind(py))?;
         d.set_item("action_mask", a.masks.bind(py))?;
         d.set_item("placements", a.placements.bind(py))?;
@@ -321,26 +279,7 @@ impl PyVecPlacementEnv {
             max_episode_steps,
         )?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
-        let (nb, np) = match cfg.obs {
-            ObsKind::Board => (n, 0),
-            ObsKind::Pixels => (0, n),
-        };
-        let m = MAX_PLACEMENTS;
-        let arrays = Arrays {
-            boards: PyArray3::<u8>::zeros(py, [nb, ROWS, COLS], false).unbind(),
-            features: PyArray2::<i32>::zeros(py, [nb, NUM_FEATURES], false).unbind(),
-            pixels: PyArray4::<u8>::zeros(py, [np, HEIGHT, WIDTH, 3], false).unbind(),
-            masks: PyArray2::<i8>::zeros(py, [n, m], false).unbind(),
-            placements: PyArray3::<u8>::zeros(py, [n, m, PLACEMENT_COLS], false).unbind(),
-            num_placements: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            rewards: PyArray1::<f32>::zeros(py, n, false).unbind(),
-            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            scores: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            lines: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            events: PyArray1::<u32>::zeros(py, n, false).unbind(),
-            frames: PyArray1::<u32>::zeros(py, n, false).unbind(),
-        };
+        let arrays = Arrays::new(py, n, cfg.obs);
         let mut movegens: Vec<MoveGen> = (0..threads.min(n)).map(|_| MoveGen::new()).collect();
         let eps = py.detach(|| {
             (0..n as u64)
@@ -355,12 +294,19 @@ impl PyVecPlacementEnv {
             movegens,
             checked: vec![0; n],
         };
-        let cfg = env.cfg.clone();
-        with_rows!(env, py, |rows| {
+        let PyVecPlacementEnv {
+            cfg,
+            eps,
+            needs_reset,
+            arrays,
+            ..
+        } = &mut env;
+        arrays.with_rows(py, eps, needs_reset, |mut rows| {
             for i in 0..n {
-                rows.observe(&cfg, i);
+                rows.observe(cfg, i);
             }
-        });
+            Ok(())
+        })?;
         Ok(env)
     }
 
@@ -376,50 +322,27 @@ impl PyVecPlacementEnv {
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let n = self.n();
-        let seeds: Vec<u64> = match seed {
-            Some(s) if !s.is_none() => {
-                if let Ok(base) = s.extract::<u64>() {
-                    (0..n as u64).map(|i| base.wrapping_add(i)).collect()
-                } else if let Ok(list) = s.extract::<Vec<u64>>() {
-                    if list.len() != n {
-                        return Err(invalid_argument(format!(
-                            "seed must be one int or {n} ints, got {} ints",
-                            list.len()
-                        )));
-                    }
-                    list
-                } else {
-                    return Err(invalid_argument(format!(
-                        "seed must be None, an int from 0 to 2**64-1 or a sequence of {n} such ints, got {s}"
-                    )));
-                }
-            }
-            _ => self
-                .eps
-                .iter()
-                .map(PlacementEpisode::following_seed)
-                .collect(),
-        };
+        let seeds = batch::reset_seeds(
+            seed,
+            n,
+            self.eps.iter().map(PlacementEpisode::following_seed),
+        )?;
         let cfg = &self.cfg;
         let threads = self.movegens.len();
-        with_rows!(self, py, |rows| {
-            py.detach(|| {
-                let seeds = &seeds;
-                let Ok(()) = run_groups(rows, &mut self.movegens[..threads], |mut g, mg| {
-                    for i in 0..g.eps.len() {
-                        g.eps[i] = PlacementEpisode::new(cfg, Some(seeds[g.offset + i]), mg);
-                        g.needs_reset[i] = false;
-                        g.rewards[i] = 0.0;
-                        g.terminated[i] = false;
-                        g.truncated[i] = false;
-                        g.events[i] = 0;
-                        g.frames[i] = 0;
-                        g.observe(cfg, i);
-                    }
-                    Ok::<(), Infallible>(())
+        let movegens = &mut self.movegens[..threads];
+        self.arrays
+            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
+                py.detach(|| {
+                    let seeds = &seeds;
+                    let Ok(()) = run_groups(rows, movegens, |mut g, mg| {
+                        for i in 0..g.len() {
+                            g.reset(cfg, i, seeds[g.base.offset + i], mg);
+                        }
+                        Ok::<(), Infallible>(())
+                    });
                 });
-            })
-        });
+                Ok(())
+            })?;
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -469,18 +392,17 @@ impl PyVecPlacementEnv {
         let cfg = &self.cfg;
         let checked = std::mem::take(&mut self.checked);
         let threads = self.movegens.len();
-        let result = with_rows!(self, py, |rows| {
-            py.detach(|| {
-                run_groups(rows, &mut self.movegens[..threads], |mut g, mg| {
-                    g.step(cfg, &checked, mg)
-                })
-            })
-        });
+        let movegens = &mut self.movegens[..threads];
+        let result = self
+            .arrays
+            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
+                Ok(py.detach(|| run_groups(rows, movegens, |mut g, mg| g.step(cfg, &checked, mg))))
+            })?;
         self.checked = checked;
         if let Err((i, d)) = result {
             return Err(d.to_err_in(i));
         }
-        let a = &self.arrays;
+        let a = &self.arrays.base;
         Ok((
             self.observation(py)?,
             a.rewards.bind(py).clone(),

@@ -4,68 +4,20 @@
 
 use std::convert::Infallible;
 
-use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
-};
-use pyo3::exceptions::PyRuntimeError;
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
-use crate::batch::{run_groups, take, Group};
+use crate::batch::{self, run_groups, Arrays};
 use crate::episode::Episode;
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
-use crate::obs::{self, CELLS, COLS, HEIGHT, NUM_FEATURES, PIXEL_BYTES, ROWS, WIDTH};
+use crate::obs::{self, CELLS, NUM_FEATURES, PIXEL_BYTES};
 use crate::options::{int_in, EnvConfig, ObsKind};
 
-/// Mutable views of one slice of environments and their rows of every output array.
-struct Rows<'a> {
-    /// Index of the first environment in the whole `VecEnv`.
-    offset: usize,
-    eps: &'a mut [Episode],
-    needs_reset: &'a mut [bool],
-    boards: &'a mut [u8],
-    features: &'a mut [i32],
-    pixels: &'a mut [u8],
-    rewards: &'a mut [f32],
-    terminated: &'a mut [bool],
-    truncated: &'a mut [bool],
-    scores: &'a mut [i64],
-    lines: &'a mut [i64],
-    events: &'a mut [u32],
-}
-
-impl<'a> Group for Rows<'a> {
-    fn len(&self) -> usize {
-        self.eps.len()
-    }
-
-    fn split_first(&mut self, k: usize) -> Rows<'a> {
-        let n = self.eps.len().max(1);
-        let (nb, nf, np) = (
-            self.boards.len() / n * k,
-            self.features.len() / n * k,
-            self.pixels.len() / n * k,
-        );
-        let out = Rows {
-            offset: self.offset,
-            eps: take(&mut self.eps, k),
-            needs_reset: take(&mut self.needs_reset, k),
-            boards: take(&mut self.boards, nb),
-            features: take(&mut self.features, nf),
-            pixels: take(&mut self.pixels, np),
-            rewards: take(&mut self.rewards, k),
-            terminated: take(&mut self.terminated, k),
-            truncated: take(&mut self.truncated, k),
-            scores: take(&mut self.scores, k),
-            lines: take(&mut self.lines, k),
-            events: take(&mut self.events, k),
-        };
-        self.offset += k;
-        out
-    }
-}
+/// One group of environments and their rows of every output array.
+type Rows<'a> = batch::Rows<'a, Episode>;
 
 impl Rows<'_> {
     /// Writes environment `i`'s observation and counters.
@@ -97,11 +49,7 @@ impl Rows<'_> {
             if self.needs_reset[i] {
                 let seed = self.eps[i].following_seed();
                 self.eps[i] = Episode::new(cfg, Some(seed));
-                self.needs_reset[i] = false;
-                self.rewards[i] = 0.0;
-                self.terminated[i] = false;
-                self.truncated[i] = false;
-                self.events[i] = 0;
+                self.clear_step(i);
             } else {
                 let ep = &mut self.eps[i];
                 let r = ep.step(cfg, cfg.actions[action as usize]);
@@ -116,20 +64,6 @@ impl Rows<'_> {
             self.observe(cfg, i);
         }
     }
-}
-
-/// The arrays a `VecEnv` writes, owned by Python.
-#[derive(Debug)]
-struct Arrays {
-    boards: Py<PyArray3<u8>>,
-    features: Py<PyArray2<i32>>,
-    pixels: Py<PyArray4<u8>>,
-    rewards: Py<PyArray1<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    scores: Py<PyArray1<i64>>,
-    lines: Py<PyArray1<i64>>,
-    events: Py<PyArray1<u32>>,
 }
 
 /// n frame-level games stepped together in Rust.
@@ -168,38 +102,6 @@ pub struct PyVecEnv {
     threads: usize,
 }
 
-/// Borrows every array for writing and runs `f` on the rows, without the GIL.
-macro_rules! with_rows {
-    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
-        let a = &$self.arrays;
-        let mut boards = a.boards.bind($py).try_readwrite()?;
-        let mut features = a.features.bind($py).try_readwrite()?;
-        let mut pixels = a.pixels.bind($py).try_readwrite()?;
-        let mut rewards = a.rewards.bind($py).try_readwrite()?;
-        let mut terminated = a.terminated.bind($py).try_readwrite()?;
-        let mut truncated = a.truncated.bind($py).try_readwrite()?;
-        let mut scores = a.scores.bind($py).try_readwrite()?;
-        let mut lines = a.lines.bind($py).try_readwrite()?;
-        let mut events = a.events.bind($py).try_readwrite()?;
-        let slice = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
-        let $rows = Rows {
-            offset: 0,
-            eps: &mut $self.eps,
-            needs_reset: &mut $self.needs_reset,
-            boards: boards.as_slice_mut().map_err(slice)?,
-            features: features.as_slice_mut().map_err(slice)?,
-            pixels: pixels.as_slice_mut().map_err(slice)?,
-            rewards: rewards.as_slice_mut().map_err(slice)?,
-            terminated: terminated.as_slice_mut().map_err(slice)?,
-            truncated: truncated.as_slice_mut().map_err(slice)?,
-            scores: scores.as_slice_mut().map_err(slice)?,
-            lines: lines.as_slice_mut().map_err(slice)?,
-            events: events.as_slice_mut().map_err(slice)?,
-        };
-        $body
-    }};
-}
-
 impl PyVecEnv {
     fn n(&self) -> usize {
         self.eps.len()
@@ -219,11 +121,7 @@ impl PyVecEnv {
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("score", self.arrays.scores.bind(py))?;
-        d.set_item("lines", self.arrays.lines.bind(py))?;
-        d.set_item("events", self.arrays.events.bind(py))?;
-        Ok(d)
+        self.arrays.info(py)
     }
 }
 
@@ -294,21 +192,7 @@ impl PyVecEnv {
             max_episode_steps,
         )?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
-        let (nb, nf, np) = match cfg.obs {
-            ObsKind::Board => (n, n, 0),
-            ObsKind::Pixels => (0, 0, n),
-        };
-        let arrays = Arrays {
-            boards: PyArray3::<u8>::zeros(py, [nb, ROWS, COLS], false).unbind(),
-            features: PyArray2::<i32>::zeros(py, [nf, NUM_FEATURES], false).unbind(),
-            pixels: PyArray4::<u8>::zeros(py, [np, HEIGHT, WIDTH, 3], false).unbind(),
-            rewards: PyArray1::<f32>::zeros(py, n, false).unbind(),
-            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            scores: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            lines: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            events: PyArray1::<u32>::zeros(py, n, false).unbind(),
-        };
+        let arrays = Arrays::new(py, n, cfg.obs);
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
         Ok(PyVecEnv {
             cfg,
@@ -330,42 +214,19 @@ impl PyVecEnv {
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let n = self.n();
-        let seeds: Vec<u64> = match seed {
-            None => self.eps.iter().map(Episode::following_seed).collect(),
-            Some(s) if s.is_none() => self.eps.iter().map(Episode::following_seed).collect(),
-            Some(s) => {
-                if let Ok(base) = s.extract::<u64>() {
-                    (0..n as u64).map(|i| base.wrapping_add(i)).collect()
-                } else if let Ok(list) = s.extract::<Vec<u64>>() {
-                    if list.len() != n {
-                        return Err(invalid_argument(format!(
-                            "seed must be one int or {n} ints, got {} ints",
-                            list.len()
-                        )));
-                    }
-                    list
-                } else {
-                    return Err(invalid_argument(format!(
-                        "seed must be None, an int from 0 to 2**64-1 or a sequence of {n} such ints, got {s}"
-                    )));
-                }
-            }
-        };
+        let seeds = batch::reset_seeds(seed, n, self.eps.iter().map(Episode::following_seed))?;
         let cfg = &self.cfg;
         for (ep, seed) in self.eps.iter_mut().zip(seeds) {
             *ep = Episode::new(cfg, Some(seed));
         }
-        self.needs_reset.fill(false);
-        with_rows!(self, py, |rows| {
-            let mut rows = rows;
-            for i in 0..n {
-                rows.rewards[i] = 0.0;
-                rows.terminated[i] = false;
-                rows.truncated[i] = false;
-                rows.events[i] = 0;
-                rows.observe(cfg, i);
-            }
-        });
+        self.arrays
+            .with_rows(py, &mut self.eps, &mut self.needs_reset, |mut rows| {
+                for i in 0..n {
+                    rows.clear_step(i);
+                    rows.observe(cfg, i);
+                }
+                Ok(())
+            })?;
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -405,14 +266,16 @@ impl PyVecEnv {
         }
         let threads = self.threads;
         let cfg = &self.cfg;
-        with_rows!(self, py, |rows| {
-            py.detach(|| {
-                let Ok(()) = run_groups(rows, &mut vec![(); threads], |mut part, ()| {
-                    part.step(cfg, acts);
-                    Ok::<(), Infallible>(())
+        self.arrays
+            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
+                py.detach(|| {
+                    let Ok(()) = run_groups(rows, &mut vec![(); threads], |mut part, ()| {
+                        part.step(cfg, acts);
+                        Ok::<(), Infallible>(())
+                    });
                 });
-            })
-        });
+                Ok(())
+            })?;
         let a = &self.arrays;
         Ok((
             self.observation(py)?,
