@@ -275,6 +275,17 @@ mod tests {
     }
 
     /// Power-on to play through the cartridge's own screens, with Enter as Start.
+    /// The one replay a session recorded into `dir`.
+    fn only_replay_in(dir: &std::path::Path) -> nestris_replay::Replay {
+        let file = std::fs::read_dir(dir)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        nestris_replay::Replay::from_bytes(&std::fs::read(file).unwrap()).unwrap()
+    }
+
     fn to_play(s: &mut Session, t: &mut Instant) {
         frames(s, t, 270);
         for _ in 0..4 {
@@ -381,13 +392,7 @@ mod tests {
         assert_eq!(s.game.state(), alone.state());
         assert_ne!(s.game.state(), builtin.state());
         s.finish_recording();
-        let file = std::fs::read_dir(&dir)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path();
-        let replay = nestris_replay::Replay::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+        let replay = only_replay_in(&dir);
         assert_eq!(replay.demo, nestris_replay::DemoSource::Cartridge);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -404,13 +409,7 @@ mod tests {
         to_play(&mut s, &mut t);
         frames(&mut s, &mut t, 120);
         s.finish_recording();
-        let file = std::fs::read_dir(&dir)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path();
-        let replay = nestris_replay::Replay::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+        let replay = only_replay_in(&dir);
         let summary = replay.verify().unwrap();
         assert_eq!(summary.final_hash, s.game.state().state_hash());
         std::fs::remove_dir_all(&dir).unwrap();
