@@ -350,13 +350,7 @@ impl MoveGen {
         &self.placements
     }
 
-    fn next_generation(&mut self, states: usize) {
-        if self.stamps.len() < states {
-            self.stamps.resize(states, 0);
-        }
-        if self.hang_stamps.is_empty() {
-            self.hang_stamps.resize(HANG * HANG_CLASSES * 40, 0);
-        }
+    fn next_generation(&mut self) {
         if self.placed.is_empty() {
             self.placed.resize(19 * 21 * 10, 0);
         }
@@ -373,7 +367,7 @@ impl MoveGen {
     pub fn generate(&mut self, start: &Start, model: &InputModel) -> &[Placement] {
         let rules = start.rules;
         let ft_states = rules.speed as usize + 1;
-        self.next_generation(CLASSES * 4 * 21 * 10 * ft_states);
+        self.next_generation();
         self.nodes.clear();
         self.placements.clear();
         self.prefix.clear();
@@ -397,23 +391,6 @@ impl MoveGen {
                 return &self.placements;
             }
         }
-        let prefix_len = self.prefix.len() as u16;
-        self.nodes.push(Node {
-            st,
-            parent: u32::MAX,
-            act: Act::default(),
-            frames: prefix_len,
-            waited: false,
-            expanded: false,
-        });
-
-        let piece_type = ORIENTATION_TYPE[st.o as usize] as usize;
-        let rots: &[u8] = match ORIENT_COUNT[piece_type] {
-            1 => &[0],
-            2 => &[0, A],
-            _ => &[0, A, B],
-        };
-
         self.tapping = !model.das
             && !model.soft_drop
             && !self.exhaustive
@@ -426,7 +403,7 @@ impl MoveGen {
         if self.tapping {
             self.generate_taps(&cx, model.interval(), st);
         } else {
-            self.generate_general(&cx, model, rots);
+            self.generate_general(&cx, model, st);
         }
         for p in &mut self.placements {
             p.tops_out = !cx.board.fits(p.o, p.x, p.y);
@@ -434,10 +411,32 @@ impl MoveGen {
         &self.placements
     }
 
-    /// The search for every input model and start: from node 0.
-    fn generate_general(&mut self, cx: &Cx, model: &InputModel, rots: &[u8]) {
-        let st = self.nodes[0].st;
+    /// The search for every input model and start: from `st` (after the reaction
+    /// frames).
+    fn generate_general(&mut self, cx: &Cx, model: &InputModel, st: PieceState) {
         let ft_states = cx.ft_states;
+        // Its visited tables (the tapping search keeps its own), stamped with the
+        // generation, so that they are never cleared between searches.
+        let states = CLASSES * 4 * 21 * 10 * ft_states;
+        if self.stamps.len() < states {
+            self.stamps.resize(states, 0);
+        }
+        if self.hang_stamps.is_empty() {
+            self.hang_stamps.resize(HANG * HANG_CLASSES * 40, 0);
+        }
+        self.nodes.push(Node {
+            st,
+            parent: u32::MAX,
+            act: Act::default(),
+            frames: self.prefix.len() as u16,
+            waited: false,
+            expanded: false,
+        });
+        let rots: &[u8] = match ORIENT_COUNT[ORIENTATION_TYPE[st.o as usize] as usize] {
+            1 => &[0],
+            2 => &[0, A],
+            _ => &[0, A, B],
+        };
         if let Some(k) = key(&st, ft_states) {
             self.mark(k, self.generation, 0);
         }
@@ -496,14 +495,14 @@ impl MoveGen {
         // The taps: a direction and/or a rotation, pressed on one frame; move 0 is a
         // frame of waiting. B is only offered to pieces with four orientations (with
         // two it turns the same way as A).
-        let mut taps = [(0u8, 0i8, 0u8); 8];
+        let mut taps = [(0i8, 0u8); 8];
         let mut n_taps = 0;
         for (sh, dx) in [(0, 0), (L, -1), (R, 1)] {
             for rot in [0, A, B] {
                 if rot == A && n_orient == 1 || rot == B && n_orient < 4 || sh | rot == 0 {
                     continue;
                 }
-                taps[n_taps] = (sh | rot, dx, rot);
+                taps[n_taps] = (dx, rot);
                 n_taps += 1;
                 self.move_buttons[n_taps] = sh | rot;
             }
@@ -589,7 +588,7 @@ impl MoveGen {
                     continue;
                 }
                 let free = fit[oi][y as usize];
-                for (k, &(_, dx, rot)) in taps[..n_taps].iter().enumerate() {
+                for (k, &(dx, rot)) in taps[..n_taps].iter().enumerate() {
                     self.simulated += 1;
                     mv.mv = k as u8 + 1;
                     // Shift: the columns whose neighbour is free move there, the others

@@ -6,7 +6,9 @@
 
 use std::sync::Mutex;
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -249,4 +251,42 @@ pub fn reset_seeds(
             "seed must be None, an int from 0 to 2**64-1 or a sequence of {n} such ints, got {s}"
         ))),
     }
+}
+
+/// The actions of a vectorized `step` as a contiguous int64 array of `n`: taken as is
+/// when they are one, converted with `numpy.ascontiguousarray` otherwise (lists, other
+/// integer types).
+pub fn actions_array<'py>(
+    actions: &Bound<'py, PyAny>,
+    n: usize,
+) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+        if a.is_c_contiguous() {
+            return of_length(a.readonly(), n);
+        }
+    }
+    let py = actions.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", "int64")?;
+    let converted = py
+        .import("numpy")?
+        .getattr("ascontiguousarray")?
+        .call((actions,), Some(&kwargs))
+        .map_err(|e| invalid_argument(format!("actions must be {n} ints (one per game): {e}")))?;
+    let a = converted.cast_into::<PyArray1<i64>>().map_err(|_| {
+        invalid_argument(format!(
+            "actions must be a 1-dimensional array of {n} ints (one per game)"
+        ))
+    })?;
+    of_length(a.readonly(), n)
+}
+
+fn of_length(a: PyReadonlyArray1<'_, i64>, n: usize) -> PyResult<PyReadonlyArray1<'_, i64>> {
+    if a.len() != n {
+        return Err(invalid_argument(format!(
+            "actions must hold {n} actions (one per game), got {}",
+            a.len()
+        )));
+    }
+    Ok(a)
 }

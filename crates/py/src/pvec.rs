@@ -20,7 +20,6 @@ use crate::penv::model_dict;
 use crate::placement::{
     check_action, Desync, PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS,
 };
-use crate::vec::actions_array;
 
 /// A group of games: the rows every vectorized environment writes, and this one's own.
 struct Rows<'a> {
@@ -365,16 +364,8 @@ impl PyVecPlacementEnv {
         Bound<'py, PyDict>,
     )> {
         let n = self.n();
-        let actions = actions_array(actions, n)?;
-        let acts = actions
-            .as_slice()
-            .map_err(|_| invalid_argument("actions must be a contiguous int64 array"))?;
-        if acts.len() != n {
-            return Err(invalid_argument(format!(
-                "actions must hold {n} actions (one per game), got {}",
-                acts.len()
-            )));
-        }
+        let actions = batch::actions_array(actions, n)?;
+        let acts = actions.as_slice().map_err(not_contiguous)?;
         for (i, (&a, ep)) in acts.iter().zip(&self.eps).enumerate() {
             self.checked[i] = if self.needs_reset[i] {
                 if !(0..MAX_PLACEMENTS as i64).contains(&a) {

@@ -4,12 +4,12 @@
 
 use std::convert::Infallible;
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
-use crate::batch::{self, run_groups, Arrays};
+use crate::batch::{self, not_contiguous, run_groups, Arrays};
 use crate::episode::Episode;
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
@@ -125,33 +125,6 @@ impl PyVecEnv {
     }
 }
 
-/// The actions as a contiguous int64 array: taken as is when they are one, converted
-/// with `numpy.ascontiguousarray` otherwise (lists, other integer types).
-pub fn actions_array<'py>(
-    actions: &Bound<'py, PyAny>,
-    n: usize,
-) -> PyResult<PyReadonlyArray1<'py, i64>> {
-    if let Ok(a) = actions.cast::<PyArray1<i64>>() {
-        if a.is_c_contiguous() {
-            return Ok(a.readonly());
-        }
-    }
-    let py = actions.py();
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("dtype", "int64")?;
-    let converted = py
-        .import("numpy")?
-        .getattr("ascontiguousarray")?
-        .call((actions,), Some(&kwargs))
-        .map_err(|e| invalid_argument(format!("actions must be {n} ints (one per game): {e}")))?;
-    let a = converted.cast_into::<PyArray1<i64>>().map_err(|_| {
-        invalid_argument(format!(
-            "actions must be a 1-dimensional array of {n} ints (one per game)"
-        ))
-    })?;
-    Ok(a.readonly())
-}
-
 #[pymethods]
 impl PyVecEnv {
     #[new]
@@ -247,16 +220,8 @@ impl PyVecEnv {
         Bound<'py, PyDict>,
     )> {
         let n = self.n();
-        let actions = actions_array(actions, n)?;
-        let acts = actions
-            .as_slice()
-            .map_err(|_| invalid_argument("actions must be a contiguous int64 array"))?;
-        if acts.len() != n {
-            return Err(invalid_argument(format!(
-                "actions must hold {n} actions (one per game), got {}",
-                acts.len()
-            )));
-        }
+        let actions = batch::actions_array(actions, n)?;
+        let acts = actions.as_slice().map_err(not_contiguous)?;
         let k = self.cfg.actions.len() as i64;
         if let Some((i, a)) = acts.iter().enumerate().find(|(_, a)| !(0..k).contains(*a)) {
             return Err(invalid_argument(format!(
