@@ -45,7 +45,66 @@ from ._nestris import FEATURE_NAMES, MAX_PLACEMENTS, InvalidArgument
 from .env import _FPS, PlacementSpace, check_seed, observation_space, placement_observation_space
 
 
-class NesTetrisVectorEnv(VectorEnv[Any, Any, Any]):
+class _RustVectorEnv(VectorEnv[Any, Any, Any]):
+    """What both vector environments share around their extension object ``_vec``:
+    seeding, stepping, rendering. Subclasses shape ``_obs`` and ``_info``."""
+
+    _vec: Any
+    _copy: bool
+    _started: bool
+
+    def _obs(self, obs: Any) -> Any:
+        raise NotImplementedError
+
+    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Resets every game: game i gets ``seed + i`` (or ``seed[i]`` for a list);
+        without a seed each continues with ``nestris.next_seed`` of its last seed.
+        Placement-level games are run to their first piece."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            checked = [check_seed(s) for s in seed]
+            seeds = [s for s in checked if s is not None]
+            if len(seeds) != self.num_envs:
+                raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
+            super().reset(seed=None)
+            self._started = True
+            obs, info = self._vec.reset(seeds)
+        else:
+            s = check_seed(seed)
+            super().reset(seed=s)
+            if s is None and not self._started:
+                s = int(self.np_random.integers(0, 2**63 - 1))
+            self._started = True
+            obs, info = self._vec.reset(s)
+        return self._obs(obs), self._info(info)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps every game (one action each: a frame's buttons or a placement);
+        auto-resets as described in :mod:`nestris.vec`."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        obs, rewards, terminated, truncated, info = self._vec.step(acts)
+        if self._copy:
+            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+        return self._obs(obs), rewards, terminated, truncated, self._info(info)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(self._vec.game(i).render() for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games live in the extension object."""
+
+
+class NesTetrisVectorEnv(_RustVectorEnv):
     """``num_envs`` frame-level games as one ``gymnasium.vector.VectorEnv``.
 
     Takes the options of :class:`nestris.env.NesTetrisEnv` and:
@@ -128,48 +187,6 @@ class NesTetrisVectorEnv(VectorEnv[Any, Any, Any]):
             out["_" + key] = self._mask
         return out
 
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[Any, dict[str, Any]]:
-        """Resets every game: game i gets ``seed + i`` (or ``seed[i]`` for a list);
-        without a seed each continues with ``nestris.next_seed`` of its last seed."""
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            checked = [check_seed(s) for s in seed]
-            seeds = [s for s in checked if s is not None]
-            if len(seeds) != self.num_envs:
-                raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
-            super().reset(seed=None)
-            self._started = True
-            obs, info = self._vec.reset(seeds)
-        else:
-            s = check_seed(seed)
-            super().reset(seed=s)
-            if s is None and not self._started:
-                s = int(self.np_random.integers(0, 2**63 - 1))
-            self._started = True
-            obs, info = self._vec.reset(s)
-        return self._obs(obs), self._info(info)
-
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Steps every game; auto-resets as described in :mod:`nestris.vec`."""
-        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        obs, rewards, terminated, truncated, info = self._vec.step(acts)
-        if self._copy:
-            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
-        return self._obs(obs), rewards, terminated, truncated, self._info(info)
-
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
-        if self.render_mode != "rgb_array":
-            return None
-        return tuple(self._vec.game(i).render() for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release: the games live in the extension object."""
-
 
 class PlacementBatchSpace(spaces.MultiDiscrete):
     """The batched action space of :class:`NesTetrisPlacementVectorEnv`:
@@ -198,7 +215,7 @@ class PlacementBatchSpace(spaces.MultiDiscrete):
         return state
 
 
-class NesTetrisPlacementVectorEnv(VectorEnv[Any, Any, Any]):
+class NesTetrisPlacementVectorEnv(_RustVectorEnv):
     """``num_envs`` placement-level games as one ``gymnasium.vector.VectorEnv`` over
     :class:`nestris.VecPlacementEnv` (auto-reset as :class:`NesTetrisVectorEnv`).
 
@@ -306,46 +323,3 @@ class NesTetrisPlacementVectorEnv(VectorEnv[Any, Any, Any]):
             out[key] = value.copy() if self._copy else value
             out["_" + key] = self._flags
         return out
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[Any, dict[str, Any]]:
-        """Resets every game (as :meth:`NesTetrisVectorEnv.reset`) and runs each to its
-        first piece."""
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            checked = [check_seed(s) for s in seed]
-            seeds = [s for s in checked if s is not None]
-            if len(seeds) != self.num_envs:
-                raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
-            super().reset(seed=None)
-            self._started = True
-            obs, info = self._vec.reset(seeds)
-        else:
-            s = check_seed(seed)
-            super().reset(seed=s)
-            if s is None and not self._started:
-                s = int(self.np_random.integers(0, 2**63 - 1))
-            self._started = True
-            obs, info = self._vec.reset(s)
-        return self._obs(obs), self._info(info)
-
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Makes one placement in every game; auto-resets as described in
-        :mod:`nestris.vec`."""
-        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        obs, rewards, terminated, truncated, info = self._vec.step(acts)
-        if self._copy:
-            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
-        return self._obs(obs), rewards, terminated, truncated, self._info(info)
-
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
-        if self.render_mode != "rgb_array":
-            return None
-        return tuple(self._vec.game(i).render() for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release: the games live in the extension object."""
