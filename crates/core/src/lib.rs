@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod audio;
 pub mod bcd;
 mod builtin_demo;
 mod buttons;
