@@ -9,6 +9,26 @@ pub struct FrameEvents {
     pub flags: u32,
     /// Rows cleared in this frame's scoring step (1..=4, or more with the row-0 quirk); 0 otherwise.
     pub lines_cleared: u8,
+    /// The CPU cycles the cartridge spent on this frame (see [`Cycles`]).
+    pub cycles: Cycles,
+}
+
+/// Where a frame's CPU cycles went, counted as the cartridge's code runs (see
+/// [`crate::cycles`]). Zero for parts the model does not count (menus, endings).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Cycles {
+    /// The frame interrupt's handler, first instruction to the end of its `rti`.
+    pub nmi: u16,
+    /// `gameModeState_updatePlayer1`'s piece work: the `jsr branchOnPlayStatePlayer1` with the
+    /// `playState` handler, and the two sprite stagings (each with its `jsr`).
+    pub player: u16,
+    /// The sound engine's update, from the `jsr updateAudio_jmp` to its return.
+    pub audio: u16,
+    /// The whole main-loop work of the frame, from the interrupt's return to the wait loop's
+    /// first instruction (`player` and `audio` included).
+    pub work: u16,
+    /// False when the frame ran code whose cycles the model does not count.
+    pub known: bool,
 }
 
 impl FrameEvents {
@@ -60,6 +80,9 @@ impl FrameEvents {
     pub const SCREEN_CHANGED: u32 = 1 << 22;
     /// The demo started or ended.
     pub const DEMO: u32 = 1 << 23;
+    /// A lag frame: the next frame interrupt arrived before this frame's work was done (the
+    /// state is the one at that interrupt; the work finishes in the next frame).
+    pub const LAG: u32 = 1 << 24;
 
     /// True if every flag of `flag` is set.
     #[inline]
@@ -70,5 +93,11 @@ impl FrameEvents {
     #[inline]
     pub(crate) fn set(&mut self, flag: u32) {
         self.flags |= flag;
+    }
+
+    /// Counts `cycles` of main-loop work.
+    #[inline(always)]
+    pub(crate) fn add_work(&mut self, cycles: u32) {
+        self.cycles.work = self.cycles.work.wrapping_add(cycles as u16);
     }
 }

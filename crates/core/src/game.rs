@@ -1,6 +1,7 @@
 //! [`Game`]: the whole state, and the frame: interrupt first, then the main loop.
 
 use crate::buttons::Buttons;
+use crate::cycles;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::{FlowVars, Resume};
@@ -156,6 +157,8 @@ impl Game {
             stats: [[0; 2]; 7],
             playfield: Playfield::empty(),
             flow: FlowVars::default(),
+            render_flags: 0,
+            clock: crate::timing::Clock::default(),
         };
         if s.rng == 0 {
             // The all-zero LFSR never leaves 0; the cartridge can never be in it.
@@ -216,13 +219,36 @@ impl Game {
         self.s.flow.nmi_off_this_frame = false;
         self.interrupt(buttons, demo, &mut ev);
         self.main_loop(demo, &mut ev);
+        self.count_time(&mut ev);
         ev
+    }
+
+    /// Moves the sub-frame clock over the frame just run.
+    #[inline(always)]
+    fn count_time(&mut self, ev: &mut FrameEvents) {
+        if !ev.cycles.known {
+            self.s.clock.known = false;
+            return;
+        }
+        if !self.s.clock.known {
+            return;
+        }
+        let total = ev.cycles.nmi as u32 + ev.cycles.work as u32;
+        if let crate::timing::Arrival::DuringWork { .. } = self.s.clock.advance(total) {
+            ev.set(FrameEvents::LAG);
+        }
     }
 
     /// The frame interrupt: render (which moves game state in play), counters, pad.
     #[inline]
     fn interrupt(&mut self, buttons: Buttons, demo: &DemoData, ev: &mut FrameEvents) {
         if self.s.render_mode == 3 {
+            if self.s.game_mode == 4 {
+                ev.cycles.known = true;
+                let (nmi, dma_at) = cycles::nmi_play(&self.s);
+                let parity = (self.s.clock.odd_cycle as u32 ^ dma_at) & 1;
+                ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
+            }
             self.render_play(ev);
         }
         self.s.sleep_counter = self.s.sleep_counter.saturating_sub(1);
@@ -246,6 +272,11 @@ impl Game {
     #[inline]
     fn render_play(&mut self, ev: &mut FrameEvents) {
         let s = &mut self.s;
+        // One player: lines, level, score and statistics are drawn whenever out of date.
+        s.render_flags &= !(cycles::RENDER_LINES
+            | cycles::RENDER_LEVEL
+            | cycles::RENDER_SCORE
+            | cycles::RENDER_STATS);
         if s.play_state == 4 {
             // Tests the frame counter before this frame's increment.
             if s.frame_counter & 3 == 0 {
@@ -280,13 +311,25 @@ impl Game {
     /// Runs the main loop from where it waited until it waits again.
     #[inline(always)]
     fn main_loop(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
+        if !matches!(self.s.resume, Resume::MainLoop | Resume::GameInit { .. }) {
+            ev.cycles.known = false;
+        }
         let next = match self.s.resume {
             Resume::MainLoop => {
                 // The main loop's own wait is followed by the demo's end check.
+                ev.add_work(cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT);
                 self.check_demo_end();
                 Next::Continue
             }
             Resume::GameInit { rows_left } => {
+                if rows_left == 0 && self.s.game_type == 0 {
+                    ev.add_work(
+                        cycles::wait_exit(self.s.clock.after_load)
+                            + cycles::init_game_state_end(self.s.music_type),
+                    );
+                } else {
+                    ev.cycles.known = false;
+                }
                 if self.continue_game_init(rows_left) {
                     Next::Continue
                 } else {
@@ -358,21 +401,40 @@ impl Game {
             return false;
         }
         s.game_mode_state = 4;
-        if self.update_player(demo, ev) {
+        ev.add_work(
+            cycles::pass(2)
+                + cycles::handler2(s.pressed)
+                + cycles::pass(3)
+                + cycles::HANDLER3
+                + cycles::pass(4),
+        );
+        if self.player_update(demo, ev) {
             return true;
         }
+        ev.add_work(cycles::NEXT_PASS + cycles::pass(5) + cycles::HANDLER5 + cycles::NEXT_PASS);
         let s = &mut self.s;
         if s.held == 0xF0 {
             s.game_mode_state = 6;
             return false;
         }
+        ev.add_work(cycles::pass(6) + cycles::HANDLER6);
         s.game_mode_state = 7;
         if s.held == 7 {
+            ev.add_work(cycles::TO_WAIT);
             return true;
         }
+        ev.add_work(cycles::NEXT_PASS);
         if s.render_mode == 3 && s.pressed & START != 0 && s.play_state != 10 {
             return false;
         }
+        ev.add_work(
+            cycles::pass(7)
+                + cycles::handler7(s)
+                + cycles::NEXT_PASS
+                + cycles::pass(8)
+                + cycles::HANDLER8
+                + cycles::TO_WAIT,
+        );
         s.game_mode_state = 2;
         true
     }
@@ -404,6 +466,7 @@ impl Game {
                 true
             }
             2 => {
+                ev.add_work(cycles::pass(2) + cycles::handler2(s.pressed) + cycles::NEXT_PASS);
                 s.fall_timer = s.fall_timer.wrapping_add(1);
                 if s.pressed & Buttons::SELECT.bits() != 0 {
                     s.display_next_piece ^= 1;
@@ -414,49 +477,66 @@ impl Game {
             }
             3 => {
                 if s.play_state == 0 {
+                    ev.cycles.known = false;
                     return matches!(self.game_over(ev), Next::Wait);
                 }
+                ev.add_work(cycles::pass(3) + cycles::HANDLER3 + cycles::NEXT_PASS);
                 s.game_mode_state = 4;
                 false
             }
             4 => {
-                if self.update_player(demo, ev) {
+                ev.add_work(cycles::pass(4));
+                if self.player_update(demo, ev) {
                     return true;
                 }
+                ev.add_work(cycles::NEXT_PASS);
                 self.s.game_mode_state = 5;
                 false
             }
             5 => {
+                ev.add_work(cycles::pass(5) + cycles::HANDLER5 + cycles::NEXT_PASS);
                 s.game_mode_state = 6;
                 false
             }
             6 => {
                 if s.held == 0xF0 {
                     // A+B+Select+Start: soft reset to the legal screen.
+                    ev.cycles.known = false;
                     s.game_mode = 0;
                     return false;
                 }
+                ev.add_work(cycles::pass(6) + cycles::HANDLER6);
                 s.game_mode_state = 7;
                 // The main loop compares the accumulator, here the held buttons, with the
                 // new gameModeState: exactly Down+Left+Right (7) makes it wait now.
-                s.held == 7
+                let waits = s.held == 7;
+                ev.add_work(if waits {
+                    cycles::TO_WAIT
+                } else {
+                    cycles::NEXT_PASS
+                });
+                waits
             }
             7 => {
                 if s.game_mode == 5 && s.pressed == Buttons::START.bits() {
+                    ev.cycles.known = false;
                     s.game_mode = 1;
                 } else if s.render_mode == 3
                     && s.pressed & Buttons::START.bits() != 0
                     && s.play_state != 10
                 {
+                    ev.cycles.known = false;
                     s.render_mode = 0;
                     s.resume = Resume::Paused;
                     ev.set(FrameEvents::PAUSED);
                     return true;
                 }
+                ev.add_work(cycles::pass(7) + cycles::handler7(s) + cycles::NEXT_PASS);
                 s.game_mode_state = 8;
                 false
             }
             8 => {
+                ev.add_work(cycles::pass(8) + cycles::HANDLER8 + cycles::TO_WAIT);
                 s.game_mode_state = 2;
                 true
             }
@@ -549,6 +629,33 @@ impl Game {
     pub(crate) fn increment_piece_stat(&mut self, piece: u8) {
         let t = ORIENTATION_TYPE[piece as usize % 20] as usize;
         crate::bcd::increment_stat(&mut self.s.stats[t]);
+        self.s.render_flags |= cycles::RENDER_STATS;
+    }
+
+    /// `gameModeState_updatePlayer1` up to its `inc gameModeState`: the copy into the active
+    /// block, the piece work, the copy back; true when the handler began a wait (an ending).
+    #[inline(always)]
+    fn player_update(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+        let scoring = self.s.play_state == 5;
+        let waits = self.update_player(demo, ev);
+        if scoring {
+            // The score routine marks what the interrupt must redraw.
+            let mut f = cycles::RENDER_SCORE;
+            if ev.has(FrameEvents::LINES_CLEARED) {
+                f |= cycles::RENDER_LINES;
+            }
+            if ev.has(FrameEvents::LEVEL_UP) {
+                f |= cycles::RENDER_LEVEL;
+            }
+            self.s.render_flags |= f;
+        }
+        if !waits {
+            ev.cycles.work = ev
+                .cycles
+                .work
+                .wrapping_add((cycles::UPDATE_PLAYER1 + ev.cycles.player as u32) as u16);
+        }
+        waits
     }
 
     /// The spawn orientation of a piece type 0..=6 (T J Z O S L I).

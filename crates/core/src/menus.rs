@@ -75,6 +75,8 @@ impl Game {
                 nmi_off_frames: 4,
                 ..FlowVars::default()
             },
+            render_flags: 0,
+            clock: crate::timing::Clock::default(),
         };
         Game { s }
     }

@@ -102,6 +102,12 @@ pub struct Snapshot {
     pub playfield: Playfield,
     /// The cartridge flow's own variables (menus, endings, name entry, demo).
     pub flow: crate::flow::FlowVars,
+    /// `outOfDateRenderFlags`: what the frame interrupt redraws next (lines, level, score,
+    /// statistics, a name-entry letter; the `RENDER_*` bits of [`crate::cycles`]). The
+    /// interrupt's length depends on it.
+    pub render_flags: u8,
+    /// Where the last frame interrupt found the CPU (sub-frame timing; see [`crate::timing`]).
+    pub clock: crate::timing::Clock,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

@@ -174,6 +174,8 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         stats,
         playfield,
         flow: nestris_core::flow::FlowVars::from_ram(ram),
+        render_flags: ram[0xA3],
+        clock: nestris_core::timing::Clock::default(),
     };
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }

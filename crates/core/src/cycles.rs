@@ -1,0 +1,260 @@
+//! What the cartridge's code costs in CPU cycles, routine by routine, on the path it takes.
+//!
+//! Every figure comes from the instruction timings of the 6502 (page crossings and taken
+//! branches included) along the cartridge's code, and was checked against the recordings'
+//! emulator frame by frame (see `tests/CARTRIDGE.md`, "The CPU's budget"). A routine's cost
+//! here includes the `jsr` that calls it and its `rts`, unless its doc says otherwise.
+//! Tables the code indexes sit at fixed addresses, so whether an indexed read crosses a page
+//! is a fact of the address and the index: [`cross`] answers it.
+
+use crate::snapshot::Snapshot;
+
+/// One more cycle when `base + index` lies on the next page (indexed reads).
+#[inline(always)]
+pub(crate) const fn cross(base: u16, index: u8) -> u32 {
+    (((base & 0xFF) + index as u16) >> 8) as u32
+}
+
+/// Cost of `jsr switch_s_plus_2a` from the call at `jsr_at` with index `a`, up to and
+/// including its `jmp (tmp1)`: the jump table follows the call, so the two table reads cross
+/// a page when the entry does.
+#[inline(always)]
+pub(crate) const fn switch(jsr_at: u16, a: u8) -> u32 {
+    // The return address pushed is jsr_at + 2; the entry's bytes are at +1 and +2 past it.
+    let y = a.wrapping_mul(2).wrapping_add(1);
+    let base = jsr_at.wrapping_add(2);
+    6 + 45 + cross(base, y) + cross(base, y.wrapping_add(1))
+}
+
+/// The frame interrupt's handler in play (`renderMode` 3, one player), from its first
+/// instruction to the end of its `rti`, without the OAM copy's DMA (see [`OAM_DMA`]); and the
+/// cycles from the handler's start to the write that starts the DMA (its parity sets the
+/// DMA's length). Read before the handler changes anything.
+#[inline]
+pub(crate) fn nmi_play(s: &Snapshot) -> (u32, u32) {
+    // pushes, oamStagingLength, jsr render and its dispatch; render; sleepCounter; the OAM
+    // copy's call up to its DMA write.
+    let sleep = if s.sleep_counter == 0 { 17 } else { 13 };
+    let to_dma = 24 + 3 + 45 + 6 + render_play(s) + sleep + 6 + 12;
+    // the OAM copy's rts, frame counter, LFSR call, scroll, verticalBlankingInterval,
+    // controller read, pulls, rti.
+    const AFTER: u32 = 6 + 18 + 4 + 6 + 16 + 5 + 888 + 16 + 6;
+    (to_dma + AFTER + lfsr(s.rng), to_dma)
+}
+
+/// `generateNextPseudorandomNumber` for the two seed bytes, with its `rts` (not the `jsr`).
+#[inline(always)]
+const fn lfsr(rng: u16) -> u32 {
+    // The feedback test branches one way when bit 1 of both bytes agree.
+    if ((rng >> 8) ^ rng) & 2 == 0 {
+        54
+    } else {
+        55
+    }
+}
+
+/// The OAM copy's DMA as the recordings' emulator counts it, by the parity of the cycle the
+/// handler started on.
+pub(crate) const OAM_DMA: [u32; 2] = [514, 513];
+
+/// `render_mode_play_and_demo` with its `rts`.
+#[inline]
+fn render_play(s: &Snapshot) -> u32 {
+    let mut c = if s.play_state == 4 {
+        74 + line_clear_animation(s)
+    } else {
+        let mut row = s.vram_row;
+        let mut rows = 0;
+        for _ in 0..4 {
+            let (cost, next) = copy_row(row);
+            rows += cost;
+            row = next;
+        }
+        26 + rows
+    };
+    // The second player's branches, then lines, level, score and statistics if out of date.
+    c += 8;
+    let flags = s.render_flags;
+    c += if flags & RENDER_LINES != 0 { 85 } else { 8 };
+    c += if flags & RENDER_LEVEL != 0 {
+        91 + cross(0x96B8, s.level) + palette(s.level)
+    } else {
+        9
+    };
+    c += if flags & RENDER_SCORE != 0 { 157 } else { 15 };
+    c += if flags & RENDER_STATS != 0 { 628 } else { 15 };
+    // The tetris flash tests the active copy of completedLines; then the palette write.
+    c += if s.completed_lines != 4 {
+        22
+    } else if s.frame_counter & 3 != 0 {
+        29
+    } else if s.frame_counter & 7 != 0 {
+        38
+    } else {
+        43
+    };
+    c + 28
+}
+
+/// `copyPlayfieldRowToVRAM` for `vramRow` = `row`, with its `jsr`: (cycles, next row).
+#[inline(always)]
+const fn copy_row(row: u8) -> (u32, u8) {
+    if (row as i8) >= 0x15 {
+        return (6 + 14, row);
+    }
+    let x2 = row.wrapping_mul(2);
+    let next = row.wrapping_add(1);
+    let done = (next.wrapping_sub(0x14) as i8) >= 0;
+    // jsr, the copy up to the test for the last row, the test (and the $20 store), rts.
+    let cost = 6
+        + 222
+        + cross(0x96D6, row)
+        + cross(0x96EA, x2.wrapping_add(1))
+        + cross(0x96EA, x2)
+        + if done { 7 } else { 3 }
+        + 6;
+    (cost, if done { 0x20 } else { next })
+}
+
+/// `updateLineClearingAnimation` with its `rts` (the interrupt's part of a line clear).
+#[inline]
+fn line_clear_animation(s: &Snapshot) -> u32 {
+    if s.frame_counter & 3 != 0 {
+        return 14;
+    }
+    let mut c = 12;
+    for i in 0..4 {
+        let r = s.completed_row[i];
+        c += if r == 0 {
+            10
+        } else {
+            let y = r.wrapping_mul(2);
+            104 + cross(0x96EA, y)
+                + cross(0x96EA, y.wrapping_add(1))
+                + cross(0x97FE, s.row_y)
+                + cross(0x9803, s.row_y)
+        };
+        c += if i == 3 { 12 } else { 13 };
+    }
+    let next = s.row_y.wrapping_add(1);
+    c + 10
+        + if (next.wrapping_sub(5) as i8) < 0 {
+            3
+        } else {
+            2 + 5
+        }
+        + 6
+}
+
+/// `updatePaletteForLevel` with its `rts`: the level's last digit picks the colours, by
+/// subtracting 10 while the level reads as a signed number of 10 or more.
+#[inline]
+fn palette(level: u8) -> u32 {
+    let mut a = level;
+    let mut k = 0;
+    while (a as i8) >= 10 {
+        a = a.wrapping_sub(10);
+        k += 1;
+    }
+    let x = a.wrapping_mul(4);
+    let mut crosses = 0;
+    let mut j = 0;
+    while j < 4 {
+        crosses += cross(0x984C + j, x);
+        j += 1;
+    }
+    152 + 11 * k + 2 * crosses
+}
+
+/// `outOfDateRenderFlags` bits: what the interrupt redraws next.
+pub const RENDER_LINES: u8 = 0x01;
+/// The level number (and the palette).
+pub const RENDER_LEVEL: u8 = 0x02;
+/// The score.
+pub const RENDER_SCORE: u8 = 0x04;
+/// The piece statistics.
+pub const RENDER_STATS: u8 = 0x40;
+/// A high-score name letter (name entry).
+pub const RENDER_HIGH_SCORE_LETTER: u8 = 0x80;
+
+/// One pass of the main loop through `branchOnGameMode` and
+/// `gameMode_playAndEndingHighScore` to a `gameModeState` handler and back, without the
+/// handler's own body: `jsr branchOnGameMode`, its dispatch on `gameMode` 4, the `jsr` of
+/// `gameMode_playAndEndingHighScore`, its dispatch on `gameModeState`, and the `rts` back.
+#[inline(always)]
+pub(crate) const fn pass(game_mode_state: u8) -> u32 {
+    6 + 3 + switch(0x8163, 4) + 6 + 3 + switch(0x819D, game_mode_state) + 6
+}
+
+/// After a handler, when the main loop goes on to the next one: `cmp gameModeState`, the
+/// taken `bne`, the demo's end check and `jmp @mainLoop`.
+pub(crate) const NEXT_PASS: u32 = 3 + 3 + 11;
+
+/// After a handler, when the main loop waits: `cmp`, `bne` not taken, the `jsr` of the wait
+/// routine, and after the sound update `lda #0`, `sta verticalBlankingInterval`, `nop`. The
+/// sound update itself is counted apart.
+pub(crate) const TO_WAIT: u32 = 3 + 2 + 6 + 7;
+
+/// From the wait loop's exit to the next pass: `lda`/`ldx`/`ldy`, `jsr memset_page` over the
+/// sprite page, the wait routine's `rts`, the demo's end check and `jmp @mainLoop`.
+pub(crate) const AFTER_WAIT: u32 = 6 + 6 + 2854 + 6 + 11;
+
+/// Leaving the wait loop after the interrupt: after its `lda` the `beq` branches back once
+/// more; after its `beq` only the `lda` and the untaken `beq` remain.
+#[inline(always)]
+pub(crate) const fn wait_exit(after_load: bool) -> u32 {
+    if after_load {
+        3 + 3 + 2
+    } else {
+        3 + 2
+    }
+}
+
+/// `gameModeState_updateCountersAndNonPlayerState` (with its `rts`): two CHR bank writes,
+/// the fall timers, and Select toggling the preview.
+#[inline(always)]
+pub(crate) const fn handler2(pressed: u8) -> u32 {
+    if pressed & 0x20 != 0 {
+        131
+    } else {
+        124
+    }
+}
+
+/// `gameModeState_handleGameOver` while the game goes on.
+pub(crate) const HANDLER3: u32 = 32;
+
+/// `gameModeState_updatePlayer1` without the piece work counted in `Cycles::player`:
+/// the copies into and out of the active block (each with its `jsr`), `inc gameModeState`,
+/// `rts`.
+pub(crate) const UPDATE_PLAYER1: u32 = 6 + 509 + 6 + 495 + 5 + 6;
+
+/// `gameModeState_updatePlayer2` with one player.
+pub(crate) const HANDLER5: u32 = 19;
+
+/// `gameModeState_checkForResetKeyCombo` without the reset.
+pub(crate) const HANDLER6: u32 = 18;
+
+/// `gameModeState_startButtonHandling` when it does not pause (in gameMode 4).
+#[inline(always)]
+pub(crate) const fn handler7(s: &Snapshot) -> u32 {
+    if s.render_mode != 3 {
+        27
+    } else if s.pressed & 0x10 == 0 {
+        36
+    } else {
+        // Start during the curtain: no pause.
+        44
+    }
+}
+
+/// `gameModeState_vblankThenRunState2`.
+pub(crate) const HANDLER8: u32 = 23;
+
+/// Frame 0 of a game: the rest of `gameModeState_initGameState` after its last wait (the wait
+/// routine's return, `initPlayfieldIfTypeB` for an A-type game, the music choice,
+/// `inc gameModeState`, `rts`), back through the main loop to the next pass.
+#[inline(always)]
+pub(crate) const fn init_game_state_end(music_type: u8) -> u32 {
+    6 + 6 + 2854 + 6 + (6 + 14) + 3 + 4 + cross(0x85D2, music_type) + 6 + 18 + 5 + 6 + 6 + NEXT_PASS
+}
