@@ -92,6 +92,9 @@ const DISPATCH: [Routine; 33] = [
     Buzz,
 ];
 
+/// Cycles of the four slot updates when none has anything to do.
+const IDLE_SLOTS: u32 = 41 + 38 + 41 + 47;
+
 /// Low bytes of the tables' addresses ($E0xx), as the slot updates load them.
 const SLOT0_INIT: u8 = 0x09;
 const SLOT0_PLAYING: u8 = 0x0F;
@@ -157,6 +160,7 @@ const CHIRP_VOL_TABLE: u16 = 0xE150;
 impl<K: Clock> Cpu<'_, K> {
     /// A byte of the cartridge's tables: from the facts kept here when the index is in
     /// the table, else from the ROM's data (inexact without it).
+    #[inline(always)]
     fn table(&mut self, facts: &[u8], base: u16, i: u8) -> u8 {
         match facts.get(i as usize) {
             Some(&v) => v,
@@ -165,6 +169,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `updateAudio_jmp`: the whole call.
+    #[inline(always)]
     pub(super) fn update_audio(&mut self) {
         // jmp updateAudio; lda #$C0; sta JOY2_APUFC; lda musicStagingNoiseHi; cmp #$05
         self.k.run(&[3, 2, 4, 4, 2]);
@@ -178,6 +183,36 @@ impl<K: Clock> Cpu<'_, K> {
         self.k.run(&[2, 4, 4]);
         self.s.audio_initialized = 0;
         self.s.music_pause_sound_effect_counter = 0;
+        if !K::DETAIL
+            && self.s.sound_effect_slot_init == [0; 4]
+            && self.s.sound_effect_slot_playing == [0; 5]
+        {
+            // The common frame: every slot finds nothing to start and nothing playing.
+            // Slots 2, 0, 3 and 1 from their jsr to their rts: 41 + 38 + 41 + 47 cycles.
+            self.k.lump(IDLE_SLOTS);
+        } else {
+            self.slots();
+        }
+        // jsr updateMusic
+        self.k.run(&[6]);
+        self.update_music();
+        // lda #0; ldx #6; then sta $06EF,x; dex; bne for x = 6..1: musicTrack down to
+        // soundEffectSlot0Init
+        self.k.run(&[2, 2]);
+        for n in (0..6).rev() {
+            self.k.run(&[5]);
+            self.k.mark(Mark::Cleared(n));
+            self.k.run(&[2, b(n != 0)]);
+        }
+        self.s.sound_effect_slot_init = [0; 4];
+        self.s.music_track = 0;
+        // rts
+        self.k.run(&[6]);
+    }
+
+    /// The four slot updates, from the first `jsr` to slot 1's `rts`.
+    #[inline(always)]
+    fn slots(&mut self) {
         // jsr updateSoundEffectSlot2: ldx #2; lda #<Init; ldy #<Init; bne
         self.k.run(&[6, 2, 2, 2, 3]);
         self.slot(2, SLOT2_INIT, SLOT2_INIT);
@@ -198,24 +233,10 @@ impl<K: Clock> Cpu<'_, K> {
             self.k.run(&[2, 2, 2, 3]);
             self.slot(1, SLOT1_INIT, SLOT1_PLAYING);
         }
-        // jsr updateMusic
-        self.k.run(&[6]);
-        self.update_music();
-        // lda #0; ldx #6; then sta $06EF,x; dex; bne for x = 6..1: musicTrack down to
-        // soundEffectSlot0Init
-        self.k.run(&[2, 2]);
-        for n in (0..6).rev() {
-            self.k.run(&[5]);
-            self.k.mark(Mark::Cleared(n));
-            self.k.run(&[2, b(n != 0)]);
-        }
-        self.s.sound_effect_slot_init = [0; 4];
-        self.s.music_track = 0;
-        // rts
-        self.k.run(&[6]);
     }
 
     /// `updateAudio_pause`, up to its `rts` (which returns from the whole update).
+    #[inline(always)]
     fn pause(&mut self) {
         // lda audioInitialized; beq initAudioAndMarkInited
         self.k.run(&[4]);
@@ -267,6 +288,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `muteAudio`, entered by `jsr` (not counted here), up to its `rts`.
+    #[inline(always)]
     pub(super) fn mute_audio(&mut self) {
         // lda #0; sta DMC_RAW; lda #$10; sta SQ1_VOL; sta SQ2_VOL; sta NOISE_VOL; lda #0;
         // sta TRI_LINEAR; rts
@@ -274,6 +296,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `muteAudioAndClearTriControl`, entered by falling in or by `jsr` (not counted).
+    #[inline(always)]
     pub(super) fn mute_and_clear_tri_control(&mut self) {
         // jsr muteAudio
         self.k.run(&[6]);
@@ -285,6 +308,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `soundEffectSlot2_makesNoSound` (also `updateAudio2`'s target and the end of the
     /// music), from its first instruction to its `rts`.
+    #[inline(always)]
     pub(super) fn make_no_sound(&mut self) {
         // jsr LE253; lda #0; sta musicChanInhibit x3; sta musicStagingNoiseLo;
         // sta resetSq12ForMusic; tay
@@ -302,6 +326,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `copyToSq1Channel` (and its siblings) from the entry point to the `rts`: four bytes
     /// from $E100 + `image` to the channel's registers.
+    #[inline(always)]
     fn copy_to_channel(&mut self, channel: Channel, image: u8) {
         match channel {
             // lda #$04 falls into copyToApuChannel
@@ -322,6 +347,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `updateSoundEffectSlotShared` for slot `x`, up to the `rts` of whatever it runs.
+    #[inline(always)]
     fn slot(&mut self, x: usize, init_table: u8, playing_table: u8) {
         // sta AUDIOTMP1; stx currentSoundEffectSlot; lda soundEffectSlot0Init,x
         self.k.run(&[3, 3, 4]);
@@ -362,6 +388,7 @@ impl<K: Clock> Cpu<'_, K> {
     /// request `value` (1..=255) in the table at $E0xx, or `None` for the `rts` it falls
     /// back to after 17 entries. A value whose entry lies past the tables, where the
     /// cartridge would jump into code, is not modelled: treated as that `rts`, inexact.
+    #[inline(always)]
     fn compute_sound_eff_method(&mut self, table: u8, value: u8) -> Option<Routine> {
         // sta currentAudioSlot; pha; ldy #$E0; sty AUDIOTMP2; ldy #0
         self.k.run(&[3, 3, 2, 3, 2]);
@@ -402,6 +429,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// The routine the dispatch jumped to, up to the `rts` that ends the slot's update.
     /// `x` is `currentSoundEffectSlot`, `value` is `currentAudioSlot`.
+    #[inline(always)]
     fn routine(&mut self, r: Routine, x: usize, value: u8) {
         match r {
             Slot0MakesNoSound => {
@@ -675,6 +703,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `jsr advanceAudioSlotFrame` through its `rts`: one more frame of the current step;
     /// `true` while the step goes on (the routine's Z flag clear).
+    #[inline(always)]
     fn advance(&mut self, x: usize) -> bool {
         // jsr; ldx currentSoundEffectSlot; inc soundEffectSlot0FrameCounter,x; lda ..,x;
         // cmp soundEffectSlot0FrameCount,x; bne @ret
@@ -696,6 +725,7 @@ impl<K: Clock> Cpu<'_, K> {
     /// `jsr LE33B` through its `rts`: whether slot 1 plays an effect that shift, rotate
     /// and lock do not interrupt (tetris, level up, line clearing, line completed). The
     /// caller's `beq` follows.
+    #[inline(always)]
     fn slot1_busy(&mut self) -> bool {
         // jsr LE33B; lda soundEffectSlot1Playing
         self.k.run(&[6, 4]);
@@ -716,6 +746,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `initSoundEffectShared`, entered with the effect's frames per step in A and its APU
     /// image in Y (0: none), up to its `rts`.
+    #[inline(always)]
     fn init_shared(&mut self, x: usize, frames: u8, image: u8, value: u8) {
         // ldx currentSoundEffectSlot; sta soundEffectSlot0FrameCount,x; txa; sta $06C7,x;
         // tya; beq @continue
@@ -765,6 +796,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `stopSoundEffectSlot0` up to (not including) its `rts`.
+    #[inline(always)]
     fn stop_slot0(&mut self) {
         // lda #0; sta soundEffectSlot0Playing; lda #$10; sta NOISE_VOL
         self.k.run(&[2, 4, 2, 4]);
@@ -772,6 +804,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `soundEffectSlot1Playing_stop` through its `rts`: square 1 back to the music.
+    #[inline(always)]
     fn stop_slot1(&mut self) {
         // lda #$10; sta SQ1_VOL; lda #0; sta musicChanInhibit; sta soundEffectSlot1Playing;
         // inc resetSq12ForMusic; rts
@@ -782,6 +815,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `soundEffectSlot3Playing_stop` through its `rts`: the triangle back to the music.
+    #[inline(always)]
     fn stop_slot3(&mut self) {
         // lda #0; sta TRI_LINEAR; sta musicChanInhibit+2; sta soundEffectSlot3Playing;
         // lda #$18; sta TRI_HI; rts
@@ -791,6 +825,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `updateSoundEffectNoiseAudio` through its `rts`: one step of the curtain's noise.
+    #[inline(always)]
     fn noise_step(&mut self) {
         // ldx #<noiselo_table; jsr loadNoiseLo; jsr getSoundEffectNoiseNibble
         self.k.run(&[2, 6, 6]);
@@ -806,6 +841,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `getSoundEffectNoiseNibble` after its `jsr`, through its `rts`.
+    #[inline(always)]
     fn noise_nibble(&mut self, table: u16) {
         let step = self.s.sound_effect_slot_secondary_counter[0];
         // stx AUDIOTMP1; ldy #$E1; sty AUDIOTMP2; ldx soundEffectSlot0SecondaryCounter; txa;
@@ -835,6 +871,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `soundEffectSlot1_lineClearingInit` from its first instruction to its `rts`.
+    #[inline(always)]
     fn line_clearing_init(&mut self, x: usize, value: u8) {
         // lda #SFX_LINECLEAR_INIT; ldy #<data; jsr LE417; jmp initSoundEffectShared
         self.k.run(&[2, 2, 6, 3]);
@@ -846,6 +883,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `LE442` through the `rts` of wherever it ends: one step of the tetris, line
     /// completed and line clearing sweeps (the first two chain into line clearing).
+    #[inline(always)]
     fn line_clearing_step(&mut self, x: usize, image: u8) {
         // jsr copyToSq1Channel
         self.k.run(&[6]);
@@ -889,6 +927,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `soundEffectSlot1_rotateTetriminoPlaying` through its `rts`.
+    #[inline(always)]
     fn rotate_playing(&mut self, x: usize) {
         // jsr advanceAudioSlotFrame; bne (to an rts)
         let more = self.advance(x);
@@ -935,6 +974,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `soundEffectSlot1_chirpChirpPlaying` through its `rts` (never asked for by the game).
+    #[inline(always)]
     fn chirp_chirp_playing(&mut self) {
         // lda soundEffectSlot1TertiaryCounter; beq @stage1
         let stage1 = self.s.sound_effect_slot_tertiary_counter[1] == 0;

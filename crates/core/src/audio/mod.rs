@@ -50,7 +50,7 @@
 //! |---|---|---|
 //! | `soundEffectSlot0Init` | 2 game-over curtain | the lock finds the new piece blocked (top out) |
 //! | | 3 ending rocket | the rocket of the A-type and B-type endings |
-//! | `soundEffectSlot1Init` | 1 menu option | cursor moves on the game-type and level menus, A on the height menu, name-entry letters and moves, each bonus step of the B-type ending |
+//! | `soundEffectSlot1Init` | 1 menu option | cursor moves on the game-type and level menus, A on the B-type level menu (between level and height), name-entry letters and moves, each bonus step of the B-type ending |
 //! | | 2 menu screen | Start on the title screen and the title's demo timeout, Start and B on the game-type and level menus, the end of the B-type ending's count, Start in name entry |
 //! | | 3 shift | a successful shift |
 //! | | 4 tetris | four lines completed |
@@ -297,7 +297,8 @@ impl Audio {
 
     /// One call of `updateAudio` (see the module documentation for what the cycles
     /// include). `music` is the cartridge's music data; without it the update is exact
-    /// unless music plays.
+    /// unless music plays. A frame in which no slot has anything to do costs a few
+    /// comparisons; one with music walks the four channels as the cartridge does.
     #[inline]
     pub fn update(&mut self, music: Option<&MusicData>) -> Update {
         let mut cpu = Cpu {

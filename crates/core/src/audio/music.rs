@@ -12,15 +12,18 @@
 use super::clock::{b, bx, px, Clock};
 use super::Cpu;
 
-/// Cycles charged for the music's part of a frame when it plays and no [`MusicData`] was
-/// given: from `updateMusicFrame`'s `jsr initSq12IfTrashedBySoundEffect` returning to the
-/// end of the channel loop. The median of music 1's frames in the conformance recordings.
-pub const MUSIC_FRAME_ESTIMATE: u32 = 650;
+/// Cycles charged for the music's channel loop (after `initSq12IfTrashedBySoundEffect`
+/// returns, to the end of `updateMusicFrame`) when music plays and no [`MusicData`] was
+/// given. With it, a frame of music 1 (track 3) without effects costs 1,285 cycles in all,
+/// the median of that track's frames on the cartridge (they range from about 860 to
+/// 3,400). The music's state does not move on in such a frame.
+pub const MUSIC_FRAME_ESTIMATE: u32 = 972;
 
-/// Cycles charged for `loadMusicTrack` without [`MusicData`], after its
-/// `jsr muteAudioAndClearTriControl` returns: what it costs for the game's tracks (all
-/// four channels scripted).
-pub const MUSIC_LOAD_ESTIMATE: u32 = 493;
+/// Cycles charged for `loadMusicTrack` without [`MusicData`], after it has set
+/// `currentlyPlayingMusicTrack`. With it and [`MUSIC_FRAME_ESTIMATE`], the frame that
+/// starts music 1 costs 2,915 cycles, as on the cartridge (the game's tracks start in
+/// 2,408-2,960).
+pub const MUSIC_LOAD_ESTIMATE: u32 = 1542;
 
 /// The part of the cartridge the music interpreter reads: the last 8 KiB of the 32 KiB
 /// PRG, $E000-$FFFF, which holds the whole sound engine and its tables
@@ -92,6 +95,7 @@ enum Turn {
 impl<K: Clock> Cpu<'_, K> {
     /// A byte of the cartridge at `addr`: from the music data, or 0 (inexact) without it or
     /// outside its range.
+    #[inline(always)]
     pub(super) fn read(&mut self, addr: u16) -> u8 {
         match self.rom.and_then(|m| m.byte(addr)) {
             Some(v) => v,
@@ -103,6 +107,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `updateMusic` after its `jsr`, up to the `rts` that returns to `updateAudio`.
+    #[inline(always)]
     pub(super) fn update_music(&mut self) {
         // lda musicTrack; tay; cmp #$FF; beq updateMusic_noSoundJmp
         self.k.run(&[4]);
@@ -137,6 +142,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `loadMusicTrack` after its `jsr`, through its `rts`.
+    #[inline(always)]
     fn load_music_track(&mut self, track: u8) {
         // jsr muteAudioAndClearTriControl
         self.k.run(&[6]);
@@ -206,6 +212,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `initSq12IfTrashedBySoundEffect` after its `jsr`, through its `rts`: the squares'
     /// registers back to the music's notes after an effect.
+    #[inline(always)]
     fn init_sq12_if_trashed(&mut self) {
         // lda resetSq12ForMusic; beq (to an rts)
         let reset = self.s.reset_sq12_for_music;
@@ -228,6 +235,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `updateMusicFrame`, from its first instruction to the `rts` that returns to
     /// `updateAudio`.
+    #[inline(always)]
     fn update_music_frame(&mut self) {
         // jsr initSq12IfTrashedBySoundEffect
         self.k.run(&[6]);
@@ -259,6 +267,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `updateMusicFrame_updateChannel` for channel `c`, up to its jump back to
     /// `updateMusicFrame_incSlot`.
+    #[inline(always)]
     fn update_channel(&mut self, c: usize, steps: &mut u32) -> Turn {
         // Re-entered when the channel moves on to its next routine.
         loop {
@@ -299,6 +308,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `jsr musicGetNextInstructionByte` through its `rts`.
+    #[inline(always)]
     fn next_byte(&mut self, c: usize, routine: u16) -> u8 {
         // jsr; ldy musicDataChanInstructionOffset,x; inc ..,x; lda (musicChanTmpAddr),y; rts
         let y = self.s.music_data_chan_instruction_offset[c];
@@ -311,6 +321,7 @@ impl<K: Clock> Cpu<'_, K> {
     /// `@processChannelInstruction` and what follows until the channel's turn ends
     /// (`Some`), or until the channel moved to its next routine and
     /// `updateMusicFrame_updateChannel` starts over (`None`).
+    #[inline(always)]
     fn process_channel_instruction(
         &mut self,
         c: usize,
@@ -419,6 +430,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `updateMusicFrame_progNextRoutine` through `updateMusicFrame_progLoadRoutine`: the
     /// channel's next routine from its script.
+    #[inline(always)]
     fn prog_next_routine(&mut self, c: usize, steps: &mut u32) -> Option<Turn> {
         // txa; asl; tax; lda musicDataChanPtr,x; sta musicChanTmpAddr; lda ..+1,x;
         // sta musicChanTmpAddr+1; txa; lsr; tax; inc musicDataChanPtrOff,x (twice);
@@ -509,6 +521,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `@noteAndMaybeDuration` up to the jump back to `updateMusicFrame_incSlot`.
+    #[inline(always)]
     fn note_and_maybe_duration(&mut self, c: usize, routine: u16, op: u8) {
         // tya; and #$B0; cmp #$B0; bne @processNote: $E8FD -> $E917
         let timed = op & 0xB0 == 0xB0;
@@ -550,6 +563,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `@applyDurationForTri` up to its `jmp @loadNextAsNote`: the triangle's linear
     /// counter from its control byte or the note's duration.
+    #[inline(always)]
     fn apply_duration_for_tri(&mut self, frames: u8) {
         // lda musicChanControl+2; and #$1F; bne @setTriVolume
         let control = self.s.music_chan_control[2];
@@ -600,6 +614,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `@processNote` up to the jump back to `updateMusicFrame_incSlot`.
+    #[inline(always)]
     fn process_note(&mut self, c: usize, note: u8) {
         // tya; sta musicChanNote,x; txa; cmp #3; beq @playDmcAndNoise_jmp: $E91E -> $E8C8
         self.s.music_chan_note[c] = note;
@@ -694,6 +709,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `@copyDurationToRemaining` up to its `jmp updateMusicFrame_incSlot`.
+    #[inline(always)]
     fn copy_duration_to_remaining(&mut self, c: usize) {
         // lda musicChanNoteDuration,x; sta musicChanNoteDurationRemaining,x; jmp
         self.k.run(&[4, 5, 3]);
@@ -701,6 +717,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `@playDmcAndNoise` up to its jump back to `updateMusicFrame_incSlot`.
+    #[inline(always)]
     fn play_dmc_and_noise(&mut self, note: u8) {
         // tya; pha; jsr playDmc; tya; and #$C0; cmp #$40; beq @loadDmc0
         let sample = note & 0xC0;
@@ -745,6 +762,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `@loadIntoDmc` through `playDmc`'s `rts`. `$06F7` is never written after the reset
     /// clears it, so the DMC always starts, and its reads then steal cycles.
+    #[inline(always)]
     fn load_into_dmc(&mut self) {
         // sta DMC_LEN; sty DMC_START; lda $06F7; bne @ret; lda AUDIOTMP2; sta DMC_FREQ;
         // lda #$0F; sta SND_CHN; lda #0; sta DMC_RAW; lda #$1F; sta SND_CHN; rts
@@ -754,6 +772,7 @@ impl<K: Clock> Cpu<'_, K> {
 
     /// `updateMusicFrame_setChanVol` after its `jsr`, through its `rts`: one step of a
     /// square's envelope.
+    #[inline(always)]
     fn set_chan_vol(&mut self, c: usize) {
         // txa; cmp #2; bcs (to an rts)
         self.k.run(&[2, 2, b(c >= 2)]);
@@ -839,6 +858,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `@setVol` through its `rts`.
+    #[inline(always)]
     fn set_vol(&mut self, c: usize) {
         // lda musicChanInhibit,x; bne @ret; tya; ldy musicChannelOffset; sta SQ1_VOL,y; rts
         let inhibited = self.s.music_chan_inhibit[c] != 0;
@@ -852,6 +872,7 @@ impl<K: Clock> Cpu<'_, K> {
     /// `updateMusicFrame_setChanLo` after its `jsr`, through its `rts`: one step of a
     /// tonal channel's pitch effect. The offsets it adds go only to the APU, so it reads no
     /// music data.
+    #[inline(always)]
     fn set_chan_lo(&mut self, c: usize) {
         // lda currentlyPlayingMusicTrack; cmp #1; beq @ret (the title music has none)
         let title = self.s.currently_playing_music_track == 1;
@@ -889,6 +910,7 @@ impl<K: Clock> Cpu<'_, K> {
     }
 
     /// `updateMusicFrame_setChanLoOffset` after its `jsr`, through its `rts`.
+    #[inline(always)]
     fn set_chan_lo_offset(&mut self, c: usize, effect: u8) {
         let frame = self.s.music_chan_lo_frame_counter[c];
         // lda musicChanLoFrameCounter,x; sta AUDIOTMP3; lda AUDIOTMP1
