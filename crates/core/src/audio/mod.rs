@@ -36,9 +36,11 @@
 //! In a lag frame the frame interrupt lands inside the update, at an instruction
 //! boundary. [`Audio::probe`] replays the same update instruction by instruction and
 //! returns the end of the first instruction that ends at or after a given cycle offset,
-//! and the offsets at which the update read and cleared the request bytes (the interrupt's
-//! tetris flash writes `soundEffectSlot1Init`: whether the update sees that write depends
-//! on where the interrupt lands).
+//! and the offsets at which the update read and cleared the request bytes. The interrupt's
+//! tetris flash writes `soundEffectSlot1Init`; landing at boundary `t`, that write is seen
+//! by this update if `t` is before the byte's read, lost if it falls between the read and
+//! the clear, and left for the next update if it comes after the clear. Apart from that
+//! byte the interrupt touches nothing of the engine's.
 //!
 //! # What the rest of the game writes
 //!
