@@ -4,8 +4,9 @@
 //! the layout is fixed: changing it means a new [`ENCODING_VERSION`]. Fields are written
 //! in declaration order, multi-byte numbers little-endian.
 //!
-//! Layout 1 holds the game's variables; the sub-frame timing (`render_flags`, `clock`) is
-//! not in it, and decoding gives those their values at a game's start.
+//! Layout 1 holds the game's variables; the sub-frame timing (`render_flags`, `clock`) and
+//! the sound engine's state (`audio`) are not in it, and decoding gives those their values
+//! at a game's start.
 
 use crate::flow::{EndingStep, FlowVars, HighScores, Resume};
 use crate::playfield::Playfield;
@@ -347,6 +348,7 @@ impl Snapshot {
             flow,
             render_flags: 0,
             clock: crate::timing::Clock::default(),
+            audio: crate::timing::recorded_audio(),
         };
         s.validate()?;
         Ok(s)
@@ -378,6 +380,7 @@ mod tests {
     fn without_timing(mut decoded: Snapshot, original: &Snapshot) -> Snapshot {
         decoded.render_flags = original.render_flags;
         decoded.clock = original.clock;
+        decoded.audio = original.audio.clone();
         decoded
     }
 

@@ -1,5 +1,6 @@
 //! [`Game`]: the whole state, and the frame: interrupt first, then the main loop.
 
+use crate::audio::{MusicData, SoundEffect};
 use crate::buttons::Buttons;
 use crate::cycles;
 use crate::demo::DemoData;
@@ -11,6 +12,19 @@ use crate::postgame::Next;
 use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
 use crate::tables::{GARBAGE_BLANK_END, GARBAGE_TILES, ORIENTATION_TYPE, SPAWN_TABLE, TILE_EMPTY};
+
+/// `musicSelectionTable`: the track for each music choice, then its fast version (allegro).
+const MUSIC_SELECTION: [u8; 8] = [3, 4, 5, 0xFF, 6, 7, 8, 0xFF];
+
+/// What only a cartridge image holds and the engine may read: the demo's tables and the
+/// music's scripts (see [`MusicData`]). Built from a user's ROM by `nestris-replay`.
+#[derive(Clone, Debug)]
+pub struct Cartridge {
+    /// The demo's buttons and pieces.
+    pub demo: DemoData,
+    /// The music, without which the sound engine's cycles are estimated while music plays.
+    pub music: Option<MusicData>,
+}
 
 /// A-type (marathon) or B-type (25 lines over garbage).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -159,6 +173,7 @@ impl Game {
             flow: FlowVars::default(),
             render_flags: 0,
             clock: crate::timing::Clock::default(),
+            audio: crate::timing::recorded_audio(),
         };
         if s.rng == 0 {
             // The all-zero LFSR never leaves 0; the cartridge can never be in it.
@@ -207,6 +222,24 @@ impl Game {
     /// cartridge's own, read from a ROM image) instead of the built-in ones.
     #[inline]
     pub fn step_with_demo(&mut self, buttons: Buttons, demo: &DemoData) -> FrameEvents {
+        self.step_with(buttons, demo, None)
+    }
+
+    /// [`Game::step`] with what only a cartridge image holds: its demo tables and its music
+    /// (which the sound engine's cycles depend on while music plays).
+    #[inline]
+    pub fn step_with_cartridge(&mut self, buttons: Buttons, cart: &Cartridge) -> FrameEvents {
+        self.step_with(buttons, &cart.demo, cart.music.as_ref())
+    }
+
+    // Not inlined: the whole frame would otherwise be copied into every caller's `step`.
+    #[inline(never)]
+    fn step_with(
+        &mut self,
+        buttons: Buttons,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+    ) -> FrameEvents {
         let mut ev = FrameEvents::default();
         if self.s.flow.nmi_off_frames != 0 {
             // The main loop sits in the reset code or a screen upload the whole frame,
@@ -218,9 +251,65 @@ impl Game {
         }
         self.s.flow.nmi_off_this_frame = false;
         self.interrupt(buttons, demo, &mut ev);
-        self.main_loop(demo, &mut ev);
+        self.main_loop(demo, music, &mut ev);
         self.count_time(&mut ev);
         ev
+    }
+
+    /// The sound requests the player update wrote, in the cartridge's order (a later
+    /// request for the same slot replaces an earlier one).
+    #[inline(always)]
+    fn request_sounds(&mut self, ev: &FrameEvents, checking: bool) {
+        const SOUNDS: u32 = FrameEvents::SHIFTED
+            | FrameEvents::ROTATED
+            | FrameEvents::ROW_COMPLETED
+            | FrameEvents::LEVEL_UP
+            | FrameEvents::TOPPED_OUT
+            | FrameEvents::MUSIC_TEMPO;
+        if ev.flags & SOUNDS == 0 && !checking {
+            return;
+        }
+        let a = &mut self.s.audio;
+        if ev.has(FrameEvents::SHIFTED) {
+            a.play(SoundEffect::Shift);
+        }
+        if ev.has(FrameEvents::ROTATED) {
+            a.play(SoundEffect::Rotate);
+        }
+        if ev.has(FrameEvents::ROW_COMPLETED) {
+            a.play(SoundEffect::LineCompleted);
+        }
+        if checking && self.s.play_state != 3 {
+            // The row check's last row: the tetris fanfare, or the lock's click.
+            match self.s.completed_lines {
+                4 => a.play(SoundEffect::TetrisAchieved),
+                0 => a.play(SoundEffect::Lock),
+                _ => {}
+            }
+        }
+        if ev.has(FrameEvents::LEVEL_UP) {
+            a.play(SoundEffect::LevelUp);
+        }
+        if ev.has(FrameEvents::MUSIC_TEMPO) {
+            let fast = if self.s.allegro != 0 { 4 } else { 0 };
+            a.set_music_track(MUSIC_SELECTION[(self.s.music_type as usize + fast) & 7]);
+        }
+        if ev.has(FrameEvents::TOPPED_OUT) {
+            a.play(SoundEffect::GameOverCurtain);
+            a.silence();
+        }
+    }
+
+    /// The sound engine's update before the main loop's wait (`jsr updateAudio_jmp`).
+    #[inline(always)]
+    fn update_audio(&mut self, music: Option<&MusicData>, ev: &mut FrameEvents) {
+        let u = self.s.audio.update(music);
+        let c = 6 + u.cycles;
+        ev.cycles.audio = c as u16;
+        ev.add_work(c);
+        if !u.exact {
+            ev.cycles.known = false;
+        }
     }
 
     /// Moves the sub-frame clock over the frame just run.
@@ -248,6 +337,10 @@ impl Game {
                 let (nmi, dma_at) = cycles::nmi_play(&self.s);
                 let parity = (self.s.clock.odd_cycle as u32 ^ dma_at) & 1;
                 ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
+            }
+            if self.s.completed_lines == 4 && self.s.frame_counter & 7 == 0 {
+                // The tetris flash's sweep, asked for by the interrupt itself.
+                self.s.audio.play(SoundEffect::LineClearing);
             }
             self.render_play(ev);
         }
@@ -310,7 +403,7 @@ impl Game {
 
     /// Runs the main loop from where it waited until it waits again.
     #[inline(always)]
-    fn main_loop(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
+    fn main_loop(&mut self, demo: &DemoData, music: Option<&MusicData>, ev: &mut FrameEvents) {
         if !matches!(self.s.resume, Resume::MainLoop | Resume::GameInit { .. }) {
             ev.cycles.known = false;
         }
@@ -322,6 +415,10 @@ impl Game {
                 Next::Continue
             }
             Resume::GameInit { rows_left } => {
+                if rows_left == 0 {
+                    let track = MUSIC_SELECTION[self.s.music_type as usize & 3];
+                    self.s.audio.set_music_track(track);
+                }
                 if rows_left == 0 && self.s.game_type == 0 {
                     ev.add_work(
                         cycles::wait_exit(self.s.clock.after_load)
@@ -343,6 +440,7 @@ impl Game {
                 self.s.vram_row = 0;
                 self.s.render_mode = 3;
                 self.s.game_mode_state += 1;
+                self.s.audio.set_paused(false);
                 ev.set(FrameEvents::RESUMED);
                 Next::Continue
             }
@@ -375,11 +473,13 @@ impl Game {
             return;
         }
         self.s.resume = Resume::MainLoop;
-        if self.s.game_mode == 4 && self.s.game_mode_state == 2 && self.normal_play_frame(demo, ev)
+        if self.s.game_mode == 4
+            && self.s.game_mode_state == 2
+            && self.normal_play_frame(demo, music, ev)
         {
             return;
         }
-        while !self.run_handler(demo, ev) {
+        while !self.run_handler(demo, music, ev) {
             self.check_demo_end();
         }
     }
@@ -388,7 +488,12 @@ impl Game {
     /// as [`Game::play_handler`] would take one by one. Returns false, with
     /// `game_mode_state` where it stopped, when the general loop must go on.
     #[inline(always)]
-    fn normal_play_frame(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    fn normal_play_frame(
+        &mut self,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) -> bool {
         const START: u8 = Buttons::START.bits();
         let s = &mut self.s;
         s.fall_timer = s.fall_timer.wrapping_add(1);
@@ -421,6 +526,7 @@ impl Game {
         s.game_mode_state = 7;
         if s.held == 7 {
             ev.add_work(cycles::TO_WAIT);
+            self.update_audio(music, ev);
             return true;
         }
         ev.add_work(cycles::NEXT_PASS);
@@ -436,20 +542,26 @@ impl Game {
                 + cycles::TO_WAIT,
         );
         s.game_mode_state = 2;
+        self.update_audio(music, ev);
         true
     }
 
     /// One pass of `branchOnGameMode`; true when the main loop waits for the next frame.
-    fn run_handler(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    fn run_handler(
+        &mut self,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) -> bool {
         let next = match self.s.game_mode {
             0 => self.legal_start(ev),
             1 => self.title_start(ev),
             2 => self.type_menu_start(ev),
             3 => self.level_menu_start(ev),
-            4 | 5 => return self.play_handler(demo, ev),
+            4 | 5 => return self.play_handler(demo, music, ev),
             6 => {
                 self.start_demo();
-                return self.play_handler(demo, ev);
+                return self.play_handler(demo, music, ev);
             }
             _ => Next::Wait,
         };
@@ -457,7 +569,12 @@ impl Game {
     }
 
     /// `gameMode_playAndEndingHighScore`: one gameModeState handler.
-    fn play_handler(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    fn play_handler(
+        &mut self,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) -> bool {
         let s = &mut self.s;
         match s.game_mode_state {
             0 => matches!(self.game_background_start(), Next::Wait),
@@ -528,6 +645,7 @@ impl Game {
                     ev.cycles.known = false;
                     s.render_mode = 0;
                     s.resume = Resume::Paused;
+                    s.audio.set_paused(true);
                     ev.set(FrameEvents::PAUSED);
                     return true;
                 }
@@ -538,6 +656,7 @@ impl Game {
             8 => {
                 ev.add_work(cycles::pass(8) + cycles::HANDLER8 + cycles::TO_WAIT);
                 s.game_mode_state = 2;
+                self.update_audio(music, ev);
                 true
             }
             _ => true,
@@ -637,7 +756,9 @@ impl Game {
     #[inline(always)]
     fn player_update(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let scoring = self.s.play_state == 5;
+        let checking = self.s.play_state == 3;
         let waits = self.update_player(demo, ev);
+        self.request_sounds(ev, checking);
         if scoring {
             // The score routine marks what the interrupt must redraw.
             let mut f = cycles::RENDER_SCORE;

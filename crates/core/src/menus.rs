@@ -77,6 +77,7 @@ impl Game {
             },
             render_flags: 0,
             clock: crate::timing::Clock::default(),
+            audio: crate::audio::Audio::CLEARED,
         };
         Game { s }
     }

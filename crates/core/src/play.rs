@@ -3,9 +3,14 @@
 //! Each function is one `playState` handler of the cartridge, run once per frame by the
 //! player update (`gameModeState` 4). Comparisons follow the cartridge's signed or
 //! unsigned tests where the difference shows at the edges.
+//!
+//! Each handler also returns the CPU cycles the cartridge spends on the path it took (see
+//! [`crate::cycles_play`]); [`Game::update_player`] sums them into
+//! [`crate::Cycles::player`].
 
 use crate::bcd;
 use crate::buttons::Buttons;
+use crate::cycles_play as cy;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
@@ -27,203 +32,256 @@ const CELLS: [[(i8, i8); 4]; 32] = {
     t
 };
 
+/// `jsr branchOnPlayStatePlayer1`, `lda playState` and the dispatch (the same for every
+/// `playState` 0..=11).
+const BRANCH_ON_PLAY_STATE: u32 = cy::branch_on_play_state(0);
+
 const LEFT: u8 = Buttons::LEFT.bits();
 const RIGHT: u8 = Buttons::RIGHT.bits();
 const DOWN: u8 = Buttons::DOWN.bits();
 const DPAD: u8 = Buttons::DPAD.bits();
 
 impl Game {
-    /// `branchOnPlayStatePlayer1`; true when the handler began a wait (an ending).
+    /// `branchOnPlayStatePlayer1`, then the two sprite stagings; true when the handler began
+    /// a wait (an ending). Sets `ev.cycles.player` when it returns false.
     #[inline(always)]
     pub(crate) fn update_player(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
-        let waits = match self.s.play_state {
+        let (waits, handler) = match self.s.play_state {
             0 => {
                 self.s.piece = HIDDEN;
-                false
+                (false, cy::UNASSIGN)
             }
             1 => {
-                self.shift(ev);
-                self.rotate(ev);
-                self.drop(ev);
-                false
+                let c = cy::CONTROLS + self.shift(ev) + self.rotate(ev) + self.drop(ev);
+                (false, c)
             }
-            2 => {
-                self.lock(ev);
-                false
-            }
-            3 => {
-                self.check_completed_rows(ev);
-                false
-            }
-            5 => {
-                self.update_lines_and_score(ev);
-                false
-            }
+            2 => (false, self.lock(ev)),
+            3 => (false, self.check_completed_rows(ev)),
+            5 => (false, self.update_lines_and_score(ev)),
             6 => self.b_type_goal_check(ev),
             7 => {
                 self.s.play_state = 8;
-                false
+                (false, cy::RECEIVE_GARBAGE)
             }
-            8 => {
-                self.spawn_next(demo, ev);
-                false
-            }
+            8 => (false, self.spawn_next(demo, ev)),
             10 => self.update_curtain(ev),
             11 => {
                 self.s.play_state = self.s.play_state.wrapping_add(1);
-                false
+                (false, cy::INCREMENT_PLAY_STATE)
             }
-            _ => false,
+            // 4 and 9 are `playState_noop`; past 11 the cartridge's jump table runs into
+            // code, which is not modelled (not a state a game reaches).
+            _ => (false, cy::NOOP),
         };
         if waits {
             return true;
         }
-        self.stage_piece_sprite();
+        let c = BRANCH_ON_PLAY_STATE
+            + handler
+            + self.stage_piece_sprite()
+            + cy::stage_next_piece(self.s.display_next_piece);
+        ev.cycles.player = c as u16;
         false
     }
 
     /// `stageSpriteForCurrentPiece` leaves the last mino's sprite row in `originalY`,
-    /// which the level menu shows through for a few frames after a game.
+    /// which the level menu shows through for a few frames after a game. Returns its
+    /// cycles with its `jsr`.
     #[inline]
-    pub(crate) fn stage_piece_sprite(&mut self) {
-        let last = CELLS[self.s.piece as usize & 31][3].0 as u8;
+    pub(crate) fn stage_piece_sprite(&mut self) -> u32 {
+        let piece = self.s.piece;
+        let y = self.s.y;
+        let cells = &CELLS[piece as usize & 31];
+        let last = cells[3].0 as u8;
         self.s.selecting = last
             .wrapping_mul(8)
-            .wrapping_add(self.s.y.wrapping_mul(8))
+            .wrapping_add(y.wrapping_mul(8))
             .wrapping_add(0x2F);
+        let mut c = cy::stage_current_piece(piece);
+        // Only rows 0 and 1 (or rows no game reaches) can put a mino above the screen.
+        if y.wrapping_sub(2) >= 24 {
+            for (m, &(row, _)) in cells.iter().enumerate() {
+                if cy::mino_sprite_y(y, row) < 0x2F {
+                    c -= cy::hidden_mino_saves(piece, m);
+                }
+            }
+        }
+        c
     }
 
-    /// `isPositionValid`: may the piece stand at (x, y)?
+    /// `isPositionValid`: may the piece stand at (x, y)? With the cycles of the routine (to
+    /// its `rts`, without the `jsr`), which depend on the cell and the test where it stops.
     ///
     /// Rows -2 and -1 are allowed and read the bytes after the field.
     #[inline]
-    pub(crate) fn position_valid(&mut self, piece: u8, x: u8, y: u8) -> bool {
+    fn position_valid(&self, piece: u8, x: u8, y: u8) -> (bool, u32) {
+        let p = piece as usize & 31;
         let base = y.wrapping_mul(10).wrapping_add(x);
-        for &(dr, dc) in &CELLS[piece as usize & 31] {
-            if (dr as u8).wrapping_add(y).wrapping_add(2) >= 22 {
-                return false;
+        for (k, &(dr, dc)) in CELLS[p].iter().enumerate() {
+            // `clc / adc tetriminoY / adc #2`: the first add's carry goes into the second.
+            let (row, carry) = (dr as u8).overflowing_add(y);
+            if row.wrapping_add(2 + carry as u8) >= 22 {
+                return (false, cy::FIT_FAIL[p][k][cy::Misfit::Row as usize] as u32);
             }
             let row_base = (dr as u8).wrapping_mul(10).wrapping_add(base);
             if self.s.playfield.0[(dc as u8).wrapping_add(row_base) as usize] < TILE_EMPTY {
-                return false;
+                return (false, cy::FIT_FAIL[p][k][cy::Misfit::Tile as usize] as u32);
             }
             if (dc as u8).wrapping_add(x) >= 10 {
-                return false;
+                return (
+                    false,
+                    cy::FIT_FAIL[p][k][cy::Misfit::Column as usize] as u32,
+                );
             }
         }
-        true
+        (true, cy::FIT_OK[p] as u32)
     }
 
-    /// `shift_tetrimino`: DAS.
+    /// `shift_tetrimino`: DAS. Returns its cycles (body).
     #[inline]
-    fn shift(&mut self, ev: &mut FrameEvents) {
+    fn shift(&mut self, ev: &mut FrameEvents) -> u32 {
         let held = self.s.held;
         if held & DOWN != 0 {
-            return;
+            return cy::SHIFT_DOWN_HELD;
         }
-        if self.s.pressed & (LEFT | RIGHT) != 0 {
+        let start = if self.s.pressed & (LEFT | RIGHT) != 0 {
             self.s.autorepeat_x = 0;
+            cy::SHIFT_PRESSED
         } else {
             if held & (LEFT | RIGHT) == 0 {
-                return;
+                return cy::SHIFT_IDLE;
             }
             self.s.autorepeat_x = self.s.autorepeat_x.wrapping_add(1);
             if (self.s.autorepeat_x.wrapping_sub(self.s.region.das_limit()) as i8) < 0 {
-                return;
+                return cy::SHIFT_CHARGING;
             }
             self.s.autorepeat_x = self.s.region.das_repeat_start();
-        }
-        let x = self.s.x;
-        let new_x = if held & RIGHT != 0 {
-            x.wrapping_add(1)
-        } else if held & LEFT != 0 {
-            x.wrapping_sub(1)
-        } else {
-            return;
+            cy::SHIFT_REPEAT
         };
-        if self.position_valid(self.s.piece, new_x, self.s.y) {
+        let x = self.s.x;
+        let (new_x, moved, blocked) = if held & RIGHT != 0 {
+            (
+                x.wrapping_add(1),
+                cy::SHIFT_RIGHT_OK,
+                cy::SHIFT_RIGHT_BLOCKED,
+            )
+        } else if held & LEFT != 0 {
+            (x.wrapping_sub(1), cy::SHIFT_LEFT_OK, cy::SHIFT_LEFT_BLOCKED)
+        } else {
+            return start + cy::SHIFT_NEITHER;
+        };
+        let (valid, fit) = self.position_valid(self.s.piece, new_x, self.s.y);
+        if valid {
             self.s.x = new_x;
             ev.set(FrameEvents::SHIFTED);
+            start + moved + fit
         } else {
             self.s.autorepeat_x = self.s.region.das_limit();
+            start + blocked + fit
         }
     }
 
     /// `rotate_tetrimino`: A clockwise, else B counter-clockwise; undone when blocked.
+    /// Returns its cycles (body).
     #[inline]
-    fn rotate(&mut self, ev: &mut FrameEvents) {
+    fn rotate(&mut self, ev: &mut FrameEvents) -> u32 {
         let pressed = self.s.pressed;
-        let from = self.s.piece as usize;
-        let to = if pressed & Buttons::A.bits() != 0 {
-            ROTATE_A[from % 19]
+        let from = self.s.piece;
+        let a = pressed & Buttons::A.bits() != 0;
+        let to = if a {
+            ROTATE_A[from as usize % 19]
         } else if pressed & Buttons::B.bits() != 0 {
-            ROTATE_B[from % 19]
+            ROTATE_B[from as usize % 19]
         } else {
-            return;
+            return cy::ROTATE_IDLE;
         };
-        if self.position_valid(to, self.s.x, self.s.y) {
+        let (valid, fit) = self.position_valid(to, self.s.x, self.s.y);
+        if valid {
             self.s.piece = to;
             ev.set(FrameEvents::ROTATED);
         }
+        cy::rotate(from, a, valid) + fit
     }
 
-    /// `drop_tetrimino`: the first-piece countdown, soft drop and gravity.
+    /// `drop_tetrimino`: the first-piece countdown, soft drop and gravity. Returns its
+    /// cycles (body).
     #[inline]
-    fn drop(&mut self, ev: &mut FrameEvents) {
+    fn drop(&mut self, ev: &mut FrameEvents) -> u32 {
         let s = &mut self.s;
         let mut soft = false;
-        if s.autorepeat_y & 0x80 != 0 {
+        let mut c = if s.autorepeat_y & 0x80 != 0 {
             if s.pressed & DOWN == 0 {
                 s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
-                return;
+                return cy::DROP_COUNTDOWN;
             }
             s.autorepeat_y = 0;
-        }
+            cy::DROP_START_PRESSED
+        } else {
+            cy::DROP_START
+        };
         if s.autorepeat_y == 0 {
-            if s.held & (LEFT | RIGHT) == 0 && s.pressed & DPAD == DOWN {
+            c += if s.held & (LEFT | RIGHT) != 0 {
+                cy::DROP_IDLE_SIDEWAYS
+            } else if s.pressed & DPAD == DOWN {
                 s.autorepeat_y = 1;
-            }
+                cy::DROP_SOFT_START
+            } else {
+                cy::DROP_IDLE
+            };
         } else if s.held & DPAD == DOWN {
             s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
             if s.autorepeat_y >= 3 {
                 s.autorepeat_y = 1;
                 s.hold_down_points = s.hold_down_points.wrapping_add(1);
                 soft = true;
+                c += cy::DROP_SOFT_STEP;
+            } else {
+                c += cy::DROP_SOFT_WAIT;
             }
         } else {
             s.autorepeat_y = 0;
             s.hold_down_points = 0;
+            c += cy::DROP_SOFT_RELEASED;
         }
         if !soft {
             let speed = s.region.gravity(s.level);
-            if (s.fall_timer.wrapping_sub(speed) as i8) < 0 {
-                return;
+            let drops = (s.fall_timer.wrapping_sub(speed) as i8) >= 0;
+            c += cy::drop_speed_lookup(s.level, drops);
+            if !drops {
+                return c;
             }
         }
         self.s.fall_timer = 0;
         let y = self.s.y.wrapping_add(1);
-        if self.position_valid(self.s.piece, self.s.x, y) {
+        let (valid, fit) = self.position_valid(self.s.piece, self.s.x, y);
+        c += fit;
+        if valid {
             self.s.y = y;
             ev.set(FrameEvents::DROPPED);
             if soft {
                 ev.set(FrameEvents::SOFT_DROPPED);
             }
+            c + cy::DROP_MOVED
         } else {
             self.s.play_state = 2;
-            self.mark_rows_for_redraw();
             ev.set(FrameEvents::LANDED);
+            c + cy::DROP_LANDED + self.mark_rows_for_redraw()
         }
     }
 
     /// `updatePlayfield`: move the screen-copy cursor up to two rows above the piece.
+    /// Returns its cycles (body).
     #[inline]
-    fn mark_rows_for_redraw(&mut self) {
+    fn mark_rows_for_redraw(&mut self) -> u32 {
         let s = &mut self.s;
         let m = s.y.wrapping_sub(2);
-        let m = if (m as i8) < 0 { 0 } else { m };
-        if (m.wrapping_sub(s.vram_row) as i8) < 0 {
+        let clamped = (m as i8) < 0;
+        let m = if clamped { 0 } else { m };
+        let lowered = (m.wrapping_sub(s.vram_row) as i8) < 0;
+        if lowered {
             s.vram_row = m;
         }
+        cy::update_playfield(clamped, lowered)
     }
 
     #[inline]
@@ -232,15 +290,17 @@ impl Game {
     }
 
     /// `playState_lockTetrimino`: top-out test, then write the piece once the copy is done.
-    fn lock(&mut self, ev: &mut FrameEvents) {
-        if !self.position_valid(self.s.piece, self.s.x, self.s.y) {
+    /// Returns its cycles.
+    fn lock(&mut self, ev: &mut FrameEvents) -> u32 {
+        let (valid, fit) = self.position_valid(self.s.piece, self.s.x, self.s.y);
+        if !valid {
             self.s.play_state = 10;
             self.s.curtain_row = 0xF0;
             ev.set(FrameEvents::TOPPED_OUT);
-            return;
+            return fit + cy::LOCK_TOP_OUT;
         }
         if !self.screen_copy_done() {
-            return;
+            return fit + cy::LOCK_WAIT;
         }
         let s = &mut self.s;
         let base = s.y.wrapping_mul(10).wrapping_add(s.x);
@@ -250,56 +310,67 @@ impl Game {
             s.playfield.0[(dc as u8).wrapping_add(row_base) as usize] = tile;
         }
         s.line_index = 0;
-        self.mark_rows_for_redraw();
-        self.update_music_speed(ev);
+        let c = fit + cy::lock_write(s.piece);
+        let c = c + self.mark_rows_for_redraw() + self.update_music_speed(ev);
         self.s.play_state = 3;
         ev.set(FrameEvents::LOCKED);
+        c
     }
 
-    /// `updateMusicSpeed`: the music runs fast while row 5 holds a block.
-    fn update_music_speed(&mut self, ev: &mut FrameEvents) {
+    /// `updateMusicSpeed`: the music runs fast while row 5 holds a block. Returns its
+    /// cycles (body), which follow the scan of the row.
+    fn update_music_speed(&mut self, ev: &mut FrameEvents) -> u32 {
         let s = &mut self.s;
-        let stacked = s.playfield.0[50..60].iter().any(|&t| t != TILE_EMPTY);
+        let found = s.playfield.0[50..60].iter().position(|&t| t != TILE_EMPTY);
+        let stacked = found.is_some();
         let fast = s.allegro != 0;
         if stacked != fast {
             s.allegro = if stacked { 0xFF } else { 0 };
             ev.set(FrameEvents::MUSIC_TEMPO);
         }
+        cy::update_music_speed(found, fast, s.game_mode == 5)
     }
 
-    /// `playState_checkForCompletedRows`: one candidate row per frame.
-    fn check_completed_rows(&mut self, ev: &mut FrameEvents) {
+    /// `playState_checkForCompletedRows`: one candidate row per frame. Returns its cycles.
+    fn check_completed_rows(&mut self, ev: &mut FrameEvents) -> u32 {
         if !self.screen_copy_done() {
-            return;
+            return cy::ROWS_WAIT;
         }
         let s = &mut self.s;
         let top = s.y.wrapping_sub(2);
-        let top = if (top as i8) < 0 { 0 } else { top };
+        let clamped = (top as i8) < 0;
+        let top = if clamped { 0 } else { top };
         let row = top.wrapping_add(s.line_index);
         let base = row.wrapping_mul(10);
         let li = s.line_index as usize & 3;
-        let complete =
-            (0..10u8).all(|c| s.playfield.0[base.wrapping_add(c) as usize] != TILE_EMPTY);
-        if complete {
+        let mut c = cy::rows_start(clamped);
+        let empty =
+            (0..10u8).position(|col| s.playfield.0[base.wrapping_add(col) as usize] == TILE_EMPTY);
+        if let Some(col) = empty {
+            s.completed_row[li] = 0;
+            c += cy::row_incomplete(col);
+        } else {
             s.completed_lines = s.completed_lines.wrapping_add(1);
             s.completed_row[li] = row;
             s.playfield.shift_down_from(row);
             s.piece = HIDDEN;
             ev.set(FrameEvents::ROW_COMPLETED);
-        } else {
-            s.completed_row[li] = 0;
+            c += cy::row_complete(base);
         }
         s.line_index = s.line_index.wrapping_add(1);
-        if (s.line_index.wrapping_sub(4) as i8) >= 0 {
+        let last = (s.line_index.wrapping_sub(4) as i8) >= 0;
+        if last {
             s.vram_row = 0;
             s.row_y = 0;
             s.play_state = if s.completed_lines != 0 { 4 } else { 5 };
         }
+        c + cy::rows_end(last, s.completed_lines)
     }
 
     /// `playState_updateLinesAndStatistics`: lines, level, soft-drop and line points.
-    fn update_lines_and_score(&mut self, ev: &mut FrameEvents) {
-        self.update_music_speed(ev);
+    /// Returns its cycles.
+    fn update_lines_and_score(&mut self, ev: &mut FrameEvents) -> u32 {
+        let mut cycles = self.update_music_speed(ev);
         let s = &mut self.s;
         let c = s.completed_lines;
         let score_before = s.score;
@@ -309,11 +380,18 @@ impl Game {
             if c >= 4 {
                 ev.set(FrameEvents::TETRIS);
             }
-            bcd::increment_clear_count(&mut s.clears[(c as usize).wrapping_sub(1) & 3]);
+            let count = &mut s.clears[(c as usize).wrapping_sub(1) & 3];
+            cycles += cy::lines_counted(count.wrapping_add(1) & 0x0F >= 0x0A);
+            bcd::increment_clear_count(count);
             if s.game_type != 0 {
+                let v = s.lines[0].wrapping_sub(c);
+                cycles += cy::lines_b_type((v as i8) < 0, v & 0x0F >= 0x0A);
                 bcd::decrement_lines(&mut s.lines, c);
             } else {
+                // The last pass's `bne incrementLines` falls through.
+                cycles += cy::LINES_A_TYPE - 1;
                 for _ in 0..c {
+                    cycles += cy::increment_lines(s.lines[0], s.lines[1], s.level);
                     bcd::increment_lines(&mut s.lines);
                     if s.lines[0] & 0x0F == 0 {
                         // The BCD tens and hundreds digits read as one hex byte.
@@ -325,13 +403,18 @@ impl Game {
                     }
                 }
             }
+        } else {
+            cycles += cy::LINES_NONE;
         }
+        cycles += cy::hold_down_points(s.hold_down_points, s.score[0]);
         bcd::add_hold_down_points(&mut s.score, s.hold_down_points);
         s.hold_down_points = 0;
         let (lo, hi) = POINTS[c as usize % 5];
         // `levelNumber + 1` repetitions, 8-bit: level 255 repeats 256 times.
         let times = s.level as u16 + 1;
+        cycles += cy::POINTS_OUTSIDE;
         for _ in 0..times {
+            cycles += cy::points_once(&s.score, lo, hi);
             bcd::add_points_once(&mut s.score, lo, hi);
         }
         if s.score != score_before {
@@ -339,48 +422,61 @@ impl Game {
         }
         s.completed_lines = 0;
         s.play_state = 6;
+        cycles
     }
 
-    /// `playState_bTypeGoalCheck`.
-    fn b_type_goal_check(&mut self, ev: &mut FrameEvents) -> bool {
+    /// `playState_bTypeGoalCheck`: (waits, cycles); a won B-type game begins its ending.
+    fn b_type_goal_check(&mut self, ev: &mut FrameEvents) -> (bool, u32) {
         if self.s.game_type == 0 || self.s.lines[0] != 0 {
             self.s.play_state = 7;
-            return false;
+            return (false, cy::b_type_goal_check(self.s.game_type != 0));
         }
         self.b_type_won(ev);
-        true
+        (true, 0)
     }
 
-    /// `playState_spawnNextTetrimino`: waits for the screen copy, then spawns.
-    fn spawn_next(&mut self, demo: &DemoData, ev: &mut FrameEvents) {
+    /// `playState_spawnNextTetrimino`: waits for the screen copy, then spawns. Returns its
+    /// cycles.
+    fn spawn_next(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> u32 {
         if !self.screen_copy_done() {
-            return;
+            return cy::SPAWN_WAIT;
         }
         let s = &mut self.s;
         s.fall_timer = 0;
         s.y = 0;
         s.play_state = 1;
         s.x = 5;
-        let piece =
-            SPAWN_TABLE[crate::tables::ORIENTATION_TYPE[s.next_piece as usize % 20] as usize];
+        let kind = crate::tables::ORIENTATION_TYPE[s.next_piece as usize % 20] as usize;
+        let piece = SPAWN_TABLE[kind];
         s.piece = piece;
+        let mut c = cy::SPAWN + cy::increment_piece_stat(s.stats[kind][0]);
+        c += if s.game_mode == 5 {
+            cy::CHOOSE_DEMO
+        } else {
+            cy::choose_random(s.rng, s.spawn_count, s.spawn_id)
+        };
         self.increment_piece_stat(piece);
         self.s.next_piece = self.choose_next_piece(demo);
         self.s.autorepeat_y = 0;
         ev.set(FrameEvents::SPAWNED);
+        c
     }
 
-    /// `playState_updateGameOverCurtain`; true when it began the wait before an ending.
-    fn update_curtain(&mut self, ev: &mut FrameEvents) -> bool {
+    /// `playState_updateGameOverCurtain`: (waits, cycles); it waits when it began the sleep
+    /// before an ending.
+    fn update_curtain(&mut self, ev: &mut FrameEvents) -> (bool, u32) {
         let s = &mut self.s;
         if s.curtain_row == 20 {
+            let start = s.pressed == Buttons::START.bits();
             self.curtain_finished(ev);
-            return matches!(self.s.resume, Resume::Ending(_));
+            let waits = matches!(self.s.resume, Resume::Ending(_));
+            return (waits, cy::curtain_finished(start));
         }
         if s.frame_counter & 3 != 0 {
-            return false;
+            return (false, cy::CURTAIN_IDLE);
         }
-        if (s.curtain_row as i8) >= 0 {
+        let drawn = (s.curtain_row as i8) >= 0;
+        if drawn {
             let base = s.curtain_row as usize * 10;
             s.playfield.0[base..base + 10].fill(TILE_CURTAIN);
             s.piece = HIDDEN;
@@ -388,6 +484,6 @@ impl Game {
             ev.set(FrameEvents::CURTAIN_ROW);
         }
         s.curtain_row = s.curtain_row.wrapping_add(1);
-        false
+        (false, cy::curtain_step(drawn, s.curtain_row == 20))
     }
 }

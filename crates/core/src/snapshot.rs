@@ -108,6 +108,8 @@ pub struct Snapshot {
     pub render_flags: u8,
     /// Where the last frame interrupt found the CPU (sub-frame timing; see [`crate::timing`]).
     pub clock: crate::timing::Clock,
+    /// The sound engine's variables (page 6): its cycles count in every frame.
+    pub audio: crate::audio::Audio,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

@@ -176,6 +176,9 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         flow: nestris_core::flow::FlowVars::from_ram(ram),
         render_flags: ram[0xA3],
         clock: nestris_core::timing::Clock::default(),
+        audio: nestris_core::audio::Audio::from_page(
+            ram[0x680..0x700].try_into().expect("128 bytes"),
+        ),
     };
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }

@@ -156,6 +156,7 @@ mod tests {
         FrameEvents {
             flags: FrameEvents::LINES_CLEARED,
             lines_cleared: n,
+            ..FrameEvents::default()
         }
     }
 

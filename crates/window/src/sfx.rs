@@ -502,6 +502,7 @@ mod tests {
         let mut ev = FrameEvents {
             flags: FrameEvents::TOPPED_OUT | FrameEvents::LOCKED,
             lines_cleared: 0,
+            ..FrameEvents::default()
         };
         assert_eq!(cues(&ev, 1, g.state()), vec![Sfx::GameOver]);
         ev.flags = FrameEvents::MENU_BEEP;

@@ -301,7 +301,7 @@ impl Audio {
     /// include). `music` is the cartridge's music data; without it the update is exact
     /// unless music plays. A frame in which no slot has anything to do costs a few
     /// comparisons; one with music walks the four channels as the cartridge does.
-    #[inline]
+    #[inline(never)]
     pub fn update(&mut self, music: Option<&MusicData>) -> Update {
         let mut cpu = Cpu {
             s: self,
