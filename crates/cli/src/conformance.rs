@@ -25,6 +25,10 @@ pub struct Args {
     /// Print one JSON object per trace, then one summary object.
     #[arg(long, conflicts_with = "quiet")]
     json: bool,
+    /// Your Tetris (USA) ROM image: its music makes the sound engine's cycles, and so the
+    /// lag frames of the high-level recordings, exact.
+    #[arg(long, value_name = "FILE")]
+    rom: Option<PathBuf>,
 }
 
 /// What checking one trace found.
@@ -46,11 +50,22 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .map(|p| p.display().to_string().len())
         .max()
         .unwrap_or(0);
+    let cartridge = match &args.rom {
+        None => None,
+        Some(p) => {
+            let image =
+                std::fs::read(p).with_context(|| format!("cannot read ROM {}", p.display()))?;
+            Some(
+                nestris_replay::rom::cartridge(&image)
+                    .with_context(|| format!("{}", p.display()))?,
+            )
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (mut ok, mut diverged, mut unreadable) = (0usize, 0usize, 0usize);
     for path in &traces {
-        let verdict = check_file(path);
+        let verdict = check_file(path, cartridge.as_ref());
         match &verdict {
             Verdict::Ok { .. } => ok += 1,
             Verdict::Diverged { .. } => diverged += 1,
@@ -125,12 +140,12 @@ fn is_trace_name(path: &Path) -> bool {
         .is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"))
 }
 
-fn check_file(path: &Path) -> Verdict {
+fn check_file(path: &Path, cartridge: Option<&nestris_core::Cartridge>) -> Verdict {
     let trace = match nestris_trace::load(path) {
         Ok(t) => t,
         Err(e) => return Verdict::Unreadable(describe(path, &e)),
     };
-    match nestris_trace::check(&trace) {
+    match nestris_trace::check_with(&trace, cartridge) {
         Ok(Outcome::Ok { frames }) => Verdict::Ok { frames },
         Ok(Outcome::Diverged(d)) => Verdict::Diverged {
             total: trace.frames.len() as u64,

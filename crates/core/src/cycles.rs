@@ -147,12 +147,13 @@ fn line_clear_animation(s: &Snapshot) -> u32 {
 }
 
 /// `updatePaletteForLevel` with its `rts`: the level's last digit picks the colours, by
-/// subtracting 10 while the level reads as a signed number of 10 or more.
+/// subtracting 10 while `a - 10` has its sign bit clear.
 #[inline]
 fn palette(level: u8) -> u32 {
     let mut a = level;
     let mut k = 0;
-    while (a as i8) >= 10 {
+    // `cmp #10` / `bmi`: the sign of a - 10, so levels 138-255 are not reduced at all.
+    while a.wrapping_sub(10) & 0x80 == 0 {
         a = a.wrapping_sub(10);
         k += 1;
     }

@@ -8,7 +8,7 @@
 //! the sound engine's state (`audio`) are not in it, and decoding gives those their values
 //! at a game's start.
 
-use crate::flow::{EndingStep, FlowVars, HighScores, Resume};
+use crate::flow::{Cut, EndingStep, FlowVars, HighScores, Resume};
 use crate::playfield::Playfield;
 use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
@@ -84,6 +84,7 @@ fn resume_code(r: Resume) -> (u8, u8) {
         Resume::Title => (16, 0),
         Resume::TypeMenuSetup(n) => (17, n),
         Resume::TypeMenu => (18, 0),
+        Resume::Interrupted(cut) => (19, cut as u8),
     }
 }
 
@@ -108,6 +109,12 @@ fn resume_from(tag: u8, arg: u8) -> Option<Resume> {
         16 => Resume::Title,
         17 => Resume::TypeMenuSetup(arg),
         18 => Resume::TypeMenu,
+        19 => Resume::Interrupted(match arg {
+            0 => Cut::Audio,
+            1 => Cut::Passes,
+            2 => Cut::Dispatch,
+            _ => return None,
+        }),
         _ => return None,
     })
 }
@@ -355,11 +362,65 @@ impl Snapshot {
     }
 
     /// A 64-bit FNV-1a hash of the encoded state: equal states, equal hashes, on every
-    /// platform and build.
+    /// platform and build. It covers layout 1 (the game's variables), not the timing block.
     pub fn state_hash(&self) -> u64 {
         fnv1a(&self.encode())
     }
+
+    /// What layout 1 leaves out, as [`TIMING_LEN`] bytes: the render flags, the sub-frame
+    /// clock and the sound engine's page ($0680-$06FF). With [`Snapshot::encode`] it is the
+    /// whole state: a game restored from both runs on exactly as the original.
+    pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
+        let mut out = [0u8; TIMING_LEN];
+        let c = &self.clock;
+        out[0] = TIMING_VERSION;
+        out[1] = self.render_flags;
+        out[2..4].copy_from_slice(&c.nmi_dots.to_le_bytes());
+        out[4] = c.after_load as u8
+            | (c.odd_cycle as u8) << 1
+            | (c.odd_frame as u8) << 2
+            | (c.known as u8) << 3;
+        out[5..7].copy_from_slice(&c.pending.to_le_bytes());
+        let mut page = [0u8; 128];
+        self.audio.write_page(&mut page);
+        out[7..].copy_from_slice(&page);
+        out
+    }
+
+    /// Puts the fields of an [`Snapshot::encode_timing`] block into `self`.
+    pub fn decode_timing(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
+        if bytes.len() != TIMING_LEN {
+            return Err(SnapshotError::OutOfRange {
+                field: "timing block length",
+                value: 0,
+            });
+        }
+        if bytes[0] != TIMING_VERSION || bytes[4] & 0xF0 != 0 {
+            return Err(SnapshotError::OutOfRange {
+                field: "timing block version or clock bits",
+                value: bytes[0],
+            });
+        }
+        self.render_flags = bytes[1];
+        let c = &mut self.clock;
+        c.nmi_dots = u16::from_le_bytes([bytes[2], bytes[3]]);
+        c.after_load = bytes[4] & 1 != 0;
+        c.odd_cycle = bytes[4] & 2 != 0;
+        c.odd_frame = bytes[4] & 4 != 0;
+        c.known = bytes[4] & 8 != 0;
+        c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
+        let mut page = [0u8; 128];
+        page.copy_from_slice(&bytes[7..]);
+        self.audio = crate::audio::Audio::from_page(&page);
+        Ok(())
+    }
 }
+
+/// Version of the timing block ([`Snapshot::encode_timing`]).
+pub const TIMING_VERSION: u8 = 1;
+
+/// Length of the timing block in bytes.
+pub const TIMING_LEN: usize = 7 + 128;
 
 /// 64-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -376,11 +437,9 @@ mod tests {
     use super::*;
     use crate::{Buttons, Game, GameSetup};
 
-    /// Layout 1 has no place for the timing fields: take them from the original.
+    /// Layout 1 has no place for the timing fields: they come in their own block.
     fn without_timing(mut decoded: Snapshot, original: &Snapshot) -> Snapshot {
-        decoded.render_flags = original.render_flags;
-        decoded.clock = original.clock;
-        decoded.audio = original.audio.clone();
+        decoded.decode_timing(&original.encode_timing()).unwrap();
         decoded
     }
 

@@ -29,6 +29,9 @@ pub struct Cycles {
     pub work: u16,
     /// False when the frame ran code whose cycles the model does not count.
     pub known: bool,
+    /// When the next interrupt came before the work was done (a lag frame): the cycles from
+    /// the handler's start to the end of the instruction it followed; 0 otherwise.
+    pub landed: u16,
 }
 
 impl FrameEvents {
@@ -83,6 +86,12 @@ impl FrameEvents {
     /// A lag frame: the next frame interrupt arrived before this frame's work was done (the
     /// state is the one at that interrupt; the work finishes in the next frame).
     pub const LAG: u32 = 1 << 24;
+    /// The interrupt of the last (lag) frame broke a jump-table dispatch: it zeroed the
+    /// pointer the dispatch jumps through, and the cartridge jumped to an address read from
+    /// the wrong page. On the cartridge this halts the CPU (a `jam`), runs other code for a
+    /// while, or freezes the game's state, depending on the address; the engine does not
+    /// model which yet and goes on as if the jump had been right.
+    pub const DISPATCH_BROKEN: u32 = 1 << 25;
 
     /// True if every flag of `flag` is set.
     #[inline]

@@ -9,6 +9,20 @@
 
 use crate::snapshot::SnapshotError;
 
+/// Where the interrupt of a lag frame cut the main loop (see [`Resume::Interrupted`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Cut {
+    /// In or after the sound update: the frame's logic is done.
+    Audio,
+    /// In the passes after the player update: the handlers from `game_mode_state` on, then
+    /// the sound update, are still to run (with the new frame's buttons).
+    Passes,
+    /// As `Passes`, but inside a jump-table dispatch whose pointer the interrupt zeroed
+    /// (see [`crate::FrameEvents::DISPATCH_BROKEN`]).
+    Dispatch,
+}
+
 /// The point where the main loop waits for the next frame.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -21,6 +35,9 @@ pub enum Resume {
         /// Garbage rows still to generate (0: only the height blanking is left).
         rows_left: u8,
     },
+    /// The last frame's work was cut by the interrupt before its wait (a lag frame):
+    /// `clock.pending` cycles of it remain, then what `Cut` says, then the wait.
+    Interrupted(Cut),
     /// In the pause loop (waiting for a frame whose newly-pressed byte is exactly Start).
     Paused,
     /// `initGameBackground` after its n-th wait (1..=4).

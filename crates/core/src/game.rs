@@ -5,8 +5,9 @@ use crate::buttons::Buttons;
 use crate::cycles;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
-use crate::flow::{FlowVars, Resume};
+use crate::flow::{Cut, FlowVars, Resume};
 use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
+use crate::overrun;
 use crate::playfield::Playfield;
 use crate::postgame::Next;
 use crate::region::Region;
@@ -300,10 +301,109 @@ impl Game {
         }
     }
 
+    /// In a frame whose work can reach the next interrupt before the sound update: walks
+    /// the passes after the player update, and if the interrupt lands in them ends the
+    /// frame there (true), the rest left to [`Game::finish_interrupted`].
+    #[inline(always)]
+    fn cut_in_passes(&mut self, ev: &mut FrameEvents) -> bool {
+        // Far more than the passes cost.
+        const PASSES_BOUND: u32 = 1_000;
+        let s = &self.s;
+        if !(s.clock.known && ev.cycles.known) {
+            return false;
+        }
+        // The dispatch's `rts` after the player update is counted already.
+        let at = ev.cycles.nmi as u32 + ev.cycles.work as u32 - 6;
+        let poll = s.clock.first_poll_end();
+        if poll > at + PASSES_BOUND {
+            return false;
+        }
+        // A reset or a pause leaves the passes: not placed (the timing is lost below).
+        if s.held == 0xF0 || (s.render_mode == 3 && s.pressed & 0x10 != 0 && s.play_state != 10) {
+            return false;
+        }
+        let Some(l) = overrun::passes(at, poll, s.render_mode, s.pressed, s.play_state) else {
+            return false;
+        };
+        self.s.game_mode_state = l.game_mode_state;
+        self.s.resume = Resume::Interrupted(if l.breaks { Cut::Dispatch } else { Cut::Passes });
+        ev.cycles.landed = l.boundary as u16;
+        // The work up to the sound update's first instruction.
+        ev.cycles.work = (l.audio_start - ev.cycles.nmi as u32) as u16;
+        true
+    }
+
+    /// The frame after a lag frame: the rest of the interrupted work.
+    fn finish_interrupted(
+        &mut self,
+        cut: Cut,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) {
+        let pending = self.s.clock.pending as u32;
+        self.s.clock.pending = 0;
+        self.s.resume = Resume::MainLoop;
+        match cut {
+            Cut::Audio => ev.add_work(pending),
+            Cut::Passes | Cut::Dispatch => {
+                if cut == Cut::Dispatch {
+                    // The dispatch jumps through the pointer the interrupt zeroed: where it
+                    // goes depends on the cartridge's bytes, and what follows (a jam, a
+                    // detour through other code, a frozen state) is not modelled yet. The
+                    // game goes on as if the jump had been right, its timing lost.
+                    ev.set(FrameEvents::DISPATCH_BROKEN);
+                    ev.cycles.known = false;
+                }
+                let s = &self.s;
+                let resets = s.held == 0xF0 && s.game_mode_state <= 6;
+                let pauses = s.game_mode_state <= 7
+                    && s.render_mode == 3
+                    && s.pressed & 0x10 != 0
+                    && s.play_state != 10;
+                if resets || pauses {
+                    // The new buttons take the handlers elsewhere: run them as usual, with
+                    // the timing lost.
+                    ev.cycles.known = false;
+                    while !self.run_handler(demo, music, ev) {
+                        self.check_demo_end();
+                    }
+                    return;
+                }
+                self.s.game_mode_state = 2;
+                // The sound update's count has its `jsr`, which `pending` has too; the 7
+                // cycles after it are the wait's.
+                ev.add_work(pending + 7 - 6);
+                self.update_audio(music, ev);
+            }
+        }
+    }
+
     /// The sound engine's update before the main loop's wait (`jsr updateAudio_jmp`).
     #[inline(always)]
     fn update_audio(&mut self, music: Option<&MusicData>, ev: &mut FrameEvents) {
+        // Cycles from the handler's start to the update's first instruction: the work so far
+        // has the 7 cycles after the update (see `TO_WAIT`), not the `jsr updateAudio_jmp`.
+        let start = ev.cycles.nmi as u32 + ev.cycles.work as u32 - 7 + 6;
+        let poll = self.s.clock.first_poll_end();
+        // Far more than an update costs: only then can the interrupt land inside it.
+        const UPDATE_BOUND: u32 = 12_000;
+        let before = (poll <= start + UPDATE_BOUND).then(|| self.s.audio.clone());
         let u = self.s.audio.update(music);
+        if let (Some(before), true) = (before, self.s.clock.known && ev.cycles.known) {
+            // After the update: `lda #0` (2 cycles), then `sta verticalBlankingInterval`. An
+            // interrupt taken before the store has its flag cleared by it: the loop waits
+            // for the next one, and this frame's work has run into the next frame.
+            if poll > start && poll <= start + u.cycles + 2 {
+                self.s.resume = Resume::Interrupted(Cut::Audio);
+                ev.cycles.landed = if poll <= start + u.cycles {
+                    let p = before.probe(music, poll - start);
+                    (start + p.boundary.unwrap_or(u.cycles)) as u16
+                } else {
+                    (start + u.cycles + 2) as u16
+                };
+            }
+        }
         let c = 6 + u.cycles;
         ev.cycles.audio = c as u16;
         ev.add_work(c);
@@ -323,8 +423,15 @@ impl Game {
             return;
         }
         let total = ev.cycles.nmi as u32 + ev.cycles.work as u32;
-        if let crate::timing::Arrival::DuringWork { .. } = self.s.clock.advance(total) {
+        if ev.cycles.landed != 0 {
+            // Placed by the work it landed in, which set `resume`.
+            let landed = ev.cycles.landed as u32;
+            self.s.clock.interrupted(landed, total - landed);
             ev.set(FrameEvents::LAG);
+        } else if let crate::timing::Arrival::DuringWork { .. } = self.s.clock.advance(total) {
+            // Landed in work whose instructions are not placed yet: the timing is lost.
+            ev.set(FrameEvents::LAG);
+            self.s.clock.known = false;
         }
     }
 
@@ -404,10 +511,16 @@ impl Game {
     /// Runs the main loop from where it waited until it waits again.
     #[inline(always)]
     fn main_loop(&mut self, demo: &DemoData, music: Option<&MusicData>, ev: &mut FrameEvents) {
+        if let Resume::Interrupted(cut) = self.s.resume {
+            self.finish_interrupted(cut, demo, music, ev);
+            return;
+        }
         if !matches!(self.s.resume, Resume::MainLoop | Resume::GameInit { .. }) {
             ev.cycles.known = false;
         }
         let next = match self.s.resume {
+            // Handled above.
+            Resume::Interrupted(_) => Next::Wait,
             Resume::MainLoop => {
                 // The main loop's own wait is followed by the demo's end check.
                 ev.add_work(cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT);
@@ -509,11 +622,13 @@ impl Game {
         ev.add_work(
             cycles::pass(2)
                 + cycles::handler2(s.pressed)
+                + cycles::NEXT_PASS
                 + cycles::pass(3)
                 + cycles::HANDLER3
+                + cycles::NEXT_PASS
                 + cycles::pass(4),
         );
-        if self.player_update(demo, ev) {
+        if self.player_update(demo, ev) || self.cut_in_passes(ev) {
             return true;
         }
         ev.add_work(cycles::NEXT_PASS + cycles::pass(5) + cycles::HANDLER5 + cycles::NEXT_PASS);

@@ -44,6 +44,9 @@ pub struct Clock {
     /// False once the main loop has run code this model does not count (menus, endings):
     /// the timing is then unknown until the next game starts.
     pub known: bool,
+    /// Main-loop cycles still to run after the interrupt returns, when it came before the
+    /// last frame's work was done (a lag frame; see [`crate::flow::Resume::Interrupted`]).
+    pub pending: u16,
 }
 
 impl Default for Clock {
@@ -58,11 +61,15 @@ impl Clock {
     /// The recordings' timing just before frame 0 of a game: the state at game init's last
     /// wait, as the frame-0 interrupt will find it.
     pub const RECORDED_GAME_START: Clock = Clock {
-        nmi_dots: 0,
-        after_load: false,
-        odd_cycle: false,
-        odd_frame: false,
+        // Measured on the recordings entered through the menus as level 18 (all the
+        // high-level ones): the handler's first cycle 31 dots after the signal, odd, in an
+        // odd video frame, the wait left after its `lda`.
+        nmi_dots: 31,
+        after_load: true,
+        odd_cycle: true,
+        odd_frame: true,
         known: true,
+        pending: 0,
     };
 }
 
@@ -74,8 +81,8 @@ pub(crate) enum Arrival {
     /// The interrupt came `early` cycles (rounded up to the instruction in progress: see
     /// the caller) before the work ended: a lag frame.
     DuringWork {
-        /// Cycles from the handler's start of this frame to the interrupt's signal.
-        signal_at: u32,
+        /// Dots from the handler's start of this frame to the interrupt's signal.
+        signal_dots: u32,
     },
 }
 
@@ -90,6 +97,31 @@ impl Clock {
         }
     }
 
+    /// Dots from this frame's handler start to the next interrupt's signal.
+    #[inline(always)]
+    pub(crate) const fn signal_dots(&self) -> u32 {
+        self.frame_dots() - self.nmi_dots as u32
+    }
+
+    /// The earliest instruction end (in cycles from this frame's handler start) after which
+    /// the next interrupt can be taken.
+    #[inline(always)]
+    pub(crate) const fn first_poll_end(&self) -> u32 {
+        (self.signal_dots() + NMI_POLL_DOTS).div_ceil(DOTS_PER_CYCLE)
+    }
+
+    /// Moves the clock over a frame whose main loop was interrupted after the instruction
+    /// ending `boundary` cycles from the handler's start, `pending` cycles short of its wait.
+    #[inline]
+    pub(crate) fn interrupted(&mut self, boundary: u32, pending: u32) {
+        let start = boundary + INTERRUPT_SEQUENCE;
+        self.nmi_dots = (DOTS_PER_CYCLE * start - self.signal_dots()) as u16;
+        self.after_load = false;
+        self.odd_cycle ^= start & 1 == 1;
+        self.odd_frame = !self.odd_frame;
+        self.pending = pending as u16;
+    }
+
     /// Moves the clock over a frame whose handler began where `self` says and whose code
     /// (handler and main-loop work) took `total` cycles before entering the wait loop.
     #[inline]
@@ -97,9 +129,10 @@ impl Clock {
         // Dots from the loop's entry to the next signal.
         let d = self.frame_dots() as i32 - self.nmi_dots as i32 - (DOTS_PER_CYCLE * total) as i32;
         if d + NMI_POLL_DOTS as i32 <= 0 {
-            // Signal (in cycles from this handler's start), for the caller to place exactly.
-            let signal = (self.nmi_dots as u32 + self.frame_dots()) / DOTS_PER_CYCLE;
-            return Arrival::DuringWork { signal_at: signal };
+            // For the caller to place exactly (see `Clock::interrupted`).
+            return Arrival::DuringWork {
+                signal_dots: self.signal_dots(),
+            };
         }
         // The loop's instructions end every 3 cycles (9 dots): the first one ending at least
         // NMI_POLL_DOTS after the signal is followed by the interrupt.

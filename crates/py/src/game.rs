@@ -578,6 +578,19 @@ impl PyGame {
         Ok(PyGame::wrap(py, game_from_bytes(&snapshot_bytes(data)?)?))
     }
 
+    /// The game pickled by ``__reduce__``: :meth:`snapshot` bytes and the timing block the
+    /// snapshot leaves out (sub-frame clock, sound engine), so the copy runs on exactly
+    /// as the original, lag frames included.
+    #[staticmethod]
+    fn _from_state(py: Python<'_>, data: &Bound<'_, PyAny>, timing: &[u8]) -> PyResult<PyGame> {
+        let mut s = game_from_bytes(&snapshot_bytes(data)?)?.snapshot();
+        s.decode_timing(timing)
+            .map_err(|e| invalid_snapshot(format!("not a valid timing block: {e}")))?;
+        let game = Game::from_snapshot(s)
+            .map_err(|e| invalid_snapshot(format!("not a valid game state: {e}")))?;
+        Ok(PyGame::wrap(py, game))
+    }
+
     /// The game a conformance trace starts from, given the trace's header line (JSON
     /// text with ``start`` and ``ram``; see tests/conformance/README.md).
     /// Raises ``InvalidArgument`` for a header that is not one.
@@ -681,12 +694,17 @@ impl PyGame {
         self.clone(py)
     }
 
+    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+    )> {
         let py = slf.py();
-        let ctor = py.get_type::<PyGame>().getattr("from_snapshot")?;
-        Ok((ctor, (slf.borrow().snapshot(py),)))
+        let ctor = py.get_type::<PyGame>().getattr("_from_state")?;
+        let timing = PyBytes::new(py, &slf.borrow().game.state().encode_timing());
+        Ok((ctor, (slf.borrow().snapshot(py), timing)))
     }
 
     /// FNV-1a hash of the encoded state (what replays store).

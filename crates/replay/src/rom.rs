@@ -65,6 +65,17 @@ pub fn demo_tables(image: &[u8]) -> Result<DemoData, RomError> {
     Ok(demo)
 }
 
+/// Everything the engine reads from a Tetris (USA) image: the demo tables and the music
+/// (whose scripts the sound engine's cycles depend on).
+pub fn cartridge(image: &[u8]) -> Result<nestris_core::Cartridge, RomError> {
+    let demo = demo_tables(image)?;
+    let prg = identify(image)?;
+    Ok(nestris_core::Cartridge {
+        demo,
+        music: nestris_core::audio::MusicData::from_prg(prg),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

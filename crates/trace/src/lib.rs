@@ -65,6 +65,15 @@ const RECENT: usize = 8;
 /// Runs the engine from the trace's header with the trace's buttons and compares every
 /// recorded field of every frame.
 pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
+    check_with(trace, None)
+}
+
+/// [`check`] with what a cartridge image holds (its demo and music: with the music, the
+/// sound engine's cycles, and so the lag frames, are exact while music plays).
+pub fn check_with(
+    trace: &Trace,
+    cartridge: Option<&nestris_core::Cartridge>,
+) -> Result<Outcome, TraceError> {
     let video_frames = trace.header.is_power_on();
     let mut game = if video_frames {
         let region = match trace.header.fields.get("region").and_then(Value::as_str) {
@@ -76,11 +85,15 @@ pub fn check(trace: &Trace) -> Result<Outcome, TraceError> {
         game_from_header(&trace.header)?
     };
     let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
+    let step = |game: &mut Game, b: Buttons| match cartridge {
+        Some(c) => game.step_with_cartridge(b, c),
+        None => game.step(b),
+    };
     for frame in &trace.frames {
-        game.step(frame.input);
+        step(&mut game, frame.input);
         // Game traces count frame interrupts: video frames without one are not recorded.
         while !video_frames && game.state().flow.nmi_off_this_frame {
-            game.step(frame.input);
+            step(&mut game, frame.input);
         }
         recent.push((frame.f, frame.input));
         if recent.len() > RECENT {
