@@ -428,7 +428,7 @@ impl Game {
             let landed = ev.cycles.landed as u32;
             self.s.clock.interrupted(landed, total - landed);
             ev.set(FrameEvents::LAG);
-        } else if let crate::timing::Arrival::DuringWork { .. } = self.s.clock.advance(total) {
+        } else if let crate::timing::Arrival::DuringWork = self.s.clock.advance(total) {
             // Landed in work whose instructions are not placed yet: the timing is lost.
             ev.set(FrameEvents::LAG);
             self.s.clock.known = false;

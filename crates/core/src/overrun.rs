@@ -123,7 +123,6 @@ pub(crate) fn passes(
     }
     found.map(|l| Landing {
         audio_start: now,
-        // The instruction that moves gameModeState has run when the interrupt follows it.
         ..l
     })
 }
@@ -165,11 +164,7 @@ mod tests {
             - 7
             + 6;
         assert_eq!(passes_total(3, 0, 1), ordinary);
-        assert_eq!(sum_switch(), 45);
-    }
-
-    fn sum_switch() -> u32 {
-        SWITCH.iter().map(|&c| c as u32).sum()
+        assert_eq!(SWITCH.iter().map(|&c| c as u32).sum::<u32>(), 45);
     }
 
     #[test]

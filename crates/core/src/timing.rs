@@ -78,12 +78,9 @@ impl Clock {
 pub(crate) enum Arrival {
     /// The main loop was waiting: the clock now describes the next frame's start.
     Waiting,
-    /// The interrupt came `early` cycles (rounded up to the instruction in progress: see
-    /// the caller) before the work ended: a lag frame.
-    DuringWork {
-        /// Dots from the handler's start of this frame to the interrupt's signal.
-        signal_dots: u32,
-    },
+    /// The interrupt came before the work ended (a lag frame) in work that did not place
+    /// it (see `Clock::interrupted`); the clock is left as it was.
+    DuringWork,
 }
 
 impl Clock {
@@ -129,10 +126,7 @@ impl Clock {
         // Dots from the loop's entry to the next signal.
         let d = self.frame_dots() as i32 - self.nmi_dots as i32 - (DOTS_PER_CYCLE * total) as i32;
         if d + NMI_POLL_DOTS as i32 <= 0 {
-            // For the caller to place exactly (see `Clock::interrupted`).
-            return Arrival::DuringWork {
-                signal_dots: self.signal_dots(),
-            };
+            return Arrival::DuringWork;
         }
         // The loop's instructions end every 3 cycles (9 dots): the first one ending at least
         // NMI_POLL_DOTS after the signal is followed by the interrupt.
