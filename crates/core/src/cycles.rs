@@ -58,33 +58,24 @@ const fn lfsr(rng: u16) -> u32 {
 pub(crate) const OAM_DMA: [u32; 2] = [514, 513];
 
 /// `render_mode_play_and_demo` with its `rts`.
-#[inline]
+#[inline(always)]
 fn render_play(s: &Snapshot) -> u32 {
-    let mut c = if s.play_state == 4 {
+    let c = if s.play_state == 4 {
         74 + line_clear_animation(s)
     } else {
-        let mut row = s.vram_row;
-        let mut rows = 0;
-        for _ in 0..4 {
-            let (cost, next) = copy_row(row);
-            rows += cost;
-            row = next;
-        }
-        26 + rows
+        26 + COPY_ROWS[s.vram_row as usize] as u32
     };
-    // The second player's branches, then lines, level, score and statistics if out of date.
-    c += 8;
+    // The second player's branches (8), then lines, level, score and statistics if out of
+    // date.
     let flags = s.render_flags;
-    c += if flags & RENDER_LINES != 0 { 85 } else { 8 };
-    c += if flags & RENDER_LEVEL != 0 {
-        91 + cross(0x96B8, s.level) + palette(s.level)
+    let level = if flags & RENDER_LEVEL != 0 {
+        LEVEL_DIGITS[s.level as usize] as u32
     } else {
         9
     };
-    c += if flags & RENDER_SCORE != 0 { 157 } else { 15 };
-    c += if flags & RENDER_STATS != 0 { 628 } else { 15 };
+    let other = RENDER_FLAG_COSTS[(flags & 0x05 | (flags >> 3) & 0x08) as usize] as u32;
     // The tetris flash tests the active copy of completedLines; then the palette write.
-    c += if s.completed_lines != 4 {
+    let flash = if s.completed_lines != 4 {
         22
     } else if s.frame_counter & 3 != 0 {
         29
@@ -93,8 +84,56 @@ fn render_play(s: &Snapshot) -> u32 {
     } else {
         43
     };
-    c + 28
+    c + 8 + level + other + flash + 28
 }
+
+/// The four `copyPlayfieldRowToVRAM` calls of a frame from each `vramRow` (the rows copied
+/// and the cursor's moves folded into one figure).
+const COPY_ROWS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut r = 0;
+    while r < 256 {
+        let mut row = r as u8;
+        let mut c = 0;
+        let mut k = 0;
+        while k < 4 {
+            let (cost, next) = copy_row(row);
+            c += cost;
+            row = next;
+            k += 1;
+        }
+        t[r] = c as u16;
+        r += 1;
+    }
+    t
+};
+
+/// The level number's redraw by level: the digits (whose table read may cross a page) and
+/// `updatePaletteForLevel`.
+const LEVEL_DIGITS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut l = 0;
+    while l < 256 {
+        t[l] = (91 + cross(0x96B8, l as u8) + palette(l as u8)) as u16;
+        l += 1;
+    }
+    t
+};
+
+/// The lines, score and statistics redraws by which are out of date (index: bit 0 lines,
+/// bit 2 score, bit 3 statistics).
+const RENDER_FLAG_COSTS: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut i = 0;
+    while i < 16 {
+        let lines = if i & 1 != 0 { 85 } else { 8 };
+        let score = if i & 4 != 0 { 157 } else { 15 };
+        let stats = if i & 8 != 0 { 628 } else { 15 };
+        t[i] = lines + score + stats;
+        i += 1;
+    }
+    t
+};
 
 /// `copyPlayfieldRowToVRAM` for `vramRow` = `row`, with its `jsr`: (cycles, next row).
 #[inline(always)]
@@ -148,8 +187,7 @@ fn line_clear_animation(s: &Snapshot) -> u32 {
 
 /// `updatePaletteForLevel` with its `rts`: the level's last digit picks the colours, by
 /// subtracting 10 while `a - 10` has its sign bit clear.
-#[inline]
-fn palette(level: u8) -> u32 {
+const fn palette(level: u8) -> u32 {
     let mut a = level;
     let mut k = 0;
     // `cmp #10` / `bmi`: the sign of a - 10, so levels 138-255 are not reduced at all.

@@ -104,6 +104,14 @@ impl FrameEvents {
         self.flags |= flag;
     }
 
+    /// Counts `cycles` of main-loop work when the frame is counted at all (`COUNT`).
+    #[inline(always)]
+    pub(crate) fn count<const COUNT: bool>(&mut self, cycles: u32) {
+        if COUNT {
+            self.add_work(cycles);
+        }
+    }
+
     /// Counts `cycles` of main-loop work.
     #[inline(always)]
     pub(crate) fn add_work(&mut self, cycles: u32) {

@@ -233,8 +233,7 @@ impl Game {
         self.step_with(buttons, &cart.demo, cart.music.as_ref())
     }
 
-    // Not inlined: the whole frame would otherwise be copied into every caller's `step`.
-    #[inline(never)]
+    #[inline]
     fn step_with(
         &mut self,
         buttons: Buttons,
@@ -251,10 +250,32 @@ impl Game {
             return ev;
         }
         self.s.flow.nmi_off_this_frame = false;
-        self.interrupt(buttons, demo, &mut ev);
-        self.main_loop(demo, music, &mut ev);
-        self.count_time(&mut ev);
+        if self.s.clock.known {
+            self.counted_frame(buttons, demo, music, &mut ev);
+        } else {
+            // The timing is lost for the rest of this game (see `Clock::known`): nothing
+            // counted from here on could place a lag frame, so the cycles and the sound
+            // engine (whose state only feeds them) are left alone.
+            self.interrupt::<false>(buttons, demo, &mut ev);
+            self.main_loop::<false>(demo, None, &mut ev);
+            ev.cycles = crate::events::Cycles::default();
+        }
         ev
+    }
+
+    /// A frame with the CPU's time counted. Not inlined: it holds the sound engine, which
+    /// would otherwise be copied into every caller's `step`.
+    #[inline(never)]
+    fn counted_frame(
+        &mut self,
+        buttons: Buttons,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) {
+        self.interrupt::<true>(buttons, demo, ev);
+        self.main_loop::<true>(demo, music, ev);
+        self.count_time(ev);
     }
 
     /// The sound requests the player update wrote, in the cartridge's order (a later
@@ -382,6 +403,9 @@ impl Game {
     /// The sound engine's update before the main loop's wait (`jsr updateAudio_jmp`).
     #[inline(always)]
     fn update_audio(&mut self, music: Option<&MusicData>, ev: &mut FrameEvents) {
+        if !self.s.clock.known {
+            return;
+        }
         // Cycles from the handler's start to the update's first instruction: the work so far
         // has the 7 cycles after the update (see `TO_WAIT`), not the `jsr updateAudio_jmp`.
         let start = ev.cycles.nmi as u32 + ev.cycles.work as u32 - 7 + 6;
@@ -437,9 +461,14 @@ impl Game {
 
     /// The frame interrupt: render (which moves game state in play), counters, pad.
     #[inline]
-    fn interrupt(&mut self, buttons: Buttons, demo: &DemoData, ev: &mut FrameEvents) {
+    fn interrupt<const COUNT: bool>(
+        &mut self,
+        buttons: Buttons,
+        demo: &DemoData,
+        ev: &mut FrameEvents,
+    ) {
         if self.s.render_mode == 3 {
-            if self.s.game_mode == 4 {
+            if COUNT && self.s.game_mode == 4 {
                 ev.cycles.known = true;
                 let (nmi, dma_at) = cycles::nmi_play(&self.s);
                 let parity = (self.s.clock.odd_cycle as u32 ^ dma_at) & 1;
@@ -510,20 +539,28 @@ impl Game {
 
     /// Runs the main loop from where it waited until it waits again.
     #[inline(always)]
-    fn main_loop(&mut self, demo: &DemoData, music: Option<&MusicData>, ev: &mut FrameEvents) {
-        if let Resume::Interrupted(cut) = self.s.resume {
-            self.finish_interrupted(cut, demo, music, ev);
-            return;
-        }
-        if !matches!(self.s.resume, Resume::MainLoop | Resume::GameInit { .. }) {
-            ev.cycles.known = false;
+    fn main_loop<const COUNT: bool>(
+        &mut self,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) {
+        // Play frames resume at the main loop: one test on their path.
+        if !matches!(self.s.resume, Resume::MainLoop) {
+            if let Resume::Interrupted(cut) = self.s.resume {
+                self.finish_interrupted(cut, demo, music, ev);
+                return;
+            }
+            if !matches!(self.s.resume, Resume::GameInit { .. }) {
+                ev.cycles.known = false;
+            }
         }
         let next = match self.s.resume {
             // Handled above.
             Resume::Interrupted(_) => Next::Wait,
             Resume::MainLoop => {
                 // The main loop's own wait is followed by the demo's end check.
-                ev.add_work(cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT);
+                ev.count::<COUNT>(cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT);
                 self.check_demo_end();
                 Next::Continue
             }
@@ -588,7 +625,7 @@ impl Game {
         self.s.resume = Resume::MainLoop;
         if self.s.game_mode == 4
             && self.s.game_mode_state == 2
-            && self.normal_play_frame(demo, music, ev)
+            && self.normal_play_frame::<COUNT>(demo, music, ev)
         {
             return;
         }
@@ -601,7 +638,7 @@ impl Game {
     /// as [`Game::play_handler`] would take one by one. Returns false, with
     /// `game_mode_state` where it stopped, when the general loop must go on.
     #[inline(always)]
-    fn normal_play_frame(
+    fn normal_play_frame<const COUNT: bool>(
         &mut self,
         demo: &DemoData,
         music: Option<&MusicData>,
@@ -619,7 +656,7 @@ impl Game {
             return false;
         }
         s.game_mode_state = 4;
-        ev.add_work(
+        ev.count::<COUNT>(
             cycles::pass(2)
                 + cycles::handler2(s.pressed)
                 + cycles::NEXT_PASS
@@ -628,27 +665,31 @@ impl Game {
                 + cycles::NEXT_PASS
                 + cycles::pass(4),
         );
-        if self.player_update(demo, ev) || self.cut_in_passes(ev) {
+        if self.player_update::<COUNT>(demo, ev) || (COUNT && self.cut_in_passes(ev)) {
             return true;
         }
-        ev.add_work(cycles::NEXT_PASS + cycles::pass(5) + cycles::HANDLER5 + cycles::NEXT_PASS);
+        ev.count::<COUNT>(
+            cycles::NEXT_PASS + cycles::pass(5) + cycles::HANDLER5 + cycles::NEXT_PASS,
+        );
         let s = &mut self.s;
         if s.held == 0xF0 {
             s.game_mode_state = 6;
             return false;
         }
-        ev.add_work(cycles::pass(6) + cycles::HANDLER6);
+        ev.count::<COUNT>(cycles::pass(6) + cycles::HANDLER6);
         s.game_mode_state = 7;
         if s.held == 7 {
-            ev.add_work(cycles::TO_WAIT);
-            self.update_audio(music, ev);
+            ev.count::<COUNT>(cycles::TO_WAIT);
+            if COUNT {
+                self.update_audio(music, ev);
+            }
             return true;
         }
-        ev.add_work(cycles::NEXT_PASS);
+        ev.count::<COUNT>(cycles::NEXT_PASS);
         if s.render_mode == 3 && s.pressed & START != 0 && s.play_state != 10 {
             return false;
         }
-        ev.add_work(
+        ev.count::<COUNT>(
             cycles::pass(7)
                 + cycles::handler7(s)
                 + cycles::NEXT_PASS
@@ -657,7 +698,9 @@ impl Game {
                 + cycles::TO_WAIT,
         );
         s.game_mode_state = 2;
-        self.update_audio(music, ev);
+        if COUNT {
+            self.update_audio(music, ev);
+        }
         true
     }
 
@@ -718,7 +761,7 @@ impl Game {
             }
             4 => {
                 ev.add_work(cycles::pass(4));
-                if self.player_update(demo, ev) {
+                if self.player_update::<true>(demo, ev) {
                     return true;
                 }
                 ev.add_work(cycles::NEXT_PASS);
@@ -869,11 +912,14 @@ impl Game {
     /// `gameModeState_updatePlayer1` up to its `inc gameModeState`: the copy into the active
     /// block, the piece work, the copy back; true when the handler began a wait (an ending).
     #[inline(always)]
-    fn player_update(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    fn player_update<const COUNT: bool>(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let scoring = self.s.play_state == 5;
         let checking = self.s.play_state == 3;
-        let waits = self.update_player(demo, ev);
-        self.request_sounds(ev, checking);
+        let waits = self.update_player::<COUNT>(demo, ev);
+        if COUNT {
+            // Without the timing the sound engine is not run (see `Game::step_with`).
+            self.request_sounds(ev, checking);
+        }
         if scoring {
             // The score routine marks what the interrupt must redraw.
             let mut f = cycles::RENDER_SCORE;
@@ -885,7 +931,7 @@ impl Game {
             }
             self.s.render_flags |= f;
         }
-        if !waits {
+        if COUNT && !waits {
             ev.cycles.work = ev
                 .cycles
                 .work

@@ -45,7 +45,11 @@ impl Game {
     /// `branchOnPlayStatePlayer1`, then the two sprite stagings; true when the handler began
     /// a wait (an ending). Sets `ev.cycles.player` when it returns false.
     #[inline(always)]
-    pub(crate) fn update_player(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    pub(crate) fn update_player<const COUNT: bool>(
+        &mut self,
+        demo: &DemoData,
+        ev: &mut FrameEvents,
+    ) -> bool {
         let (waits, handler) = match self.s.play_state {
             0 => {
                 self.s.piece = HIDDEN;
@@ -80,7 +84,9 @@ impl Game {
             + handler
             + self.stage_piece_sprite()
             + cy::stage_next_piece(self.s.display_next_piece);
-        ev.cycles.player = c as u16;
+        if COUNT {
+            ev.cycles.player = c as u16;
+        }
         false
     }
 
@@ -113,7 +119,7 @@ impl Game {
     /// its `rts`, without the `jsr`), which depend on the cell and the test where it stops.
     ///
     /// Rows -2 and -1 are allowed and read the bytes after the field.
-    #[inline]
+    #[inline(always)]
     fn position_valid(&self, piece: u8, x: u8, y: u8) -> (bool, u32) {
         let p = piece as usize & 31;
         let base = y.wrapping_mul(10).wrapping_add(x);
@@ -138,7 +144,7 @@ impl Game {
     }
 
     /// `shift_tetrimino`: DAS. Returns its cycles (body).
-    #[inline]
+    #[inline(always)]
     fn shift(&mut self, ev: &mut FrameEvents) -> u32 {
         let held = self.s.held;
         if held & DOWN != 0 {
@@ -183,7 +189,7 @@ impl Game {
 
     /// `rotate_tetrimino`: A clockwise, else B counter-clockwise; undone when blocked.
     /// Returns its cycles (body).
-    #[inline]
+    #[inline(always)]
     fn rotate(&mut self, ev: &mut FrameEvents) -> u32 {
         let pressed = self.s.pressed;
         let from = self.s.piece;
@@ -205,7 +211,7 @@ impl Game {
 
     /// `drop_tetrimino`: the first-piece countdown, soft drop and gravity. Returns its
     /// cycles (body).
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self, ev: &mut FrameEvents) -> u32 {
         let s = &mut self.s;
         let mut soft = false;

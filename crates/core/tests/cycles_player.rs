@@ -26,6 +26,9 @@ fn state(game_type: GameType, edit: impl FnOnce(&mut Snapshot)) -> Game {
     s.display_next_piece = 0;
     s.stats = [[0; 2]; 7];
     s.clears = [0; 4];
+    // Cycles are counted only while the sub-frame timing is known, which a B-type game's
+    // garbage frames lose; where the frame starts does not change the player update's cost.
+    s.clock.known = true;
     edit(&mut s);
     Game::from_snapshot(s).unwrap()
 }
