@@ -278,6 +278,8 @@ pub struct Case {
     pub divergence: Option<(u64, String)>,
     /// The case is the sweep's canonical setup (in this variant) at its level and clear.
     pub canonical: Option<Variant>,
+    /// The frame of the recording's crash line.
+    pub crash_frame: Option<u64>,
 }
 
 /// Runs every case of `dir/crash/index.ndjson`.
@@ -337,6 +339,7 @@ pub fn recordings(dir: &Path, cart: Option<&Cartridge>) -> Result<Vec<Case>> {
             run,
             divergence,
             canonical,
+            crash_frame: v.get("crash_frame").and_then(Value::as_u64),
         });
     }
     Ok(cases)
@@ -438,12 +441,34 @@ fn write_recordings(out: &mut String, cases: &[Case], with_rom: bool) -> Result<
              0 and every case reads `unmodelled`. Run with `--rom` or `NESTRIS_ROM`.\n"
         )?;
     }
+    let both = cases
+        .iter()
+        .filter(|c| c.engine.label == c.recorded && c.divergence.is_none())
+        .count();
     writeln!(
         out,
         "{} cases; the engine's label equals the recording's in **{agree}**; every \
-         recorded frame (before any crash line) matches in **{conform}**.\n",
+         recorded frame (before any crash line) matches in **{conform}**; both in {both}.\n",
         cases.len()
     )?;
+    let crashes: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.engine.label == Label::Crash && c.recorded == Label::Crash)
+        .collect();
+    if !crashes.is_empty() {
+        // The recordings' crash line is the frame the CPU halted in; the engine flags the
+        // broken dispatch in the frame that runs it.
+        let same = crashes
+            .iter()
+            .filter(|c| c.crash_frame.is_some() && c.crash_frame == c.run.broken)
+            .count();
+        writeln!(
+            out,
+            "Of the {} recorded crashes the engine calls crashes, its broken dispatch is in \
+             the recording's crash frame in {same}.\n",
+            crashes.len()
+        )?;
+    }
     writeln!(
         out,
         "Recorded: normal / lag / stall / crash / unusual. Engine: normal / lag / stall / \
