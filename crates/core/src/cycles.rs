@@ -26,7 +26,7 @@ pub(crate) const fn switch(jsr_at: u16, a: u8) -> u32 {
     6 + 45 + cross(base, y) + cross(base, y.wrapping_add(1))
 }
 
-/// The frame interrupt's handler in play (`renderMode` 3, one player), from its first
+/// The frame interrupt's handler in play (`renderMode` 3, one player; or 0 while paused), from its first
 /// instruction to the end of its `rti`, without the OAM copy's DMA (see [`OAM_DMA`]); and the
 /// cycles from the handler's start to the write that starts the DMA (its parity sets the
 /// DMA's length). Read before the handler changes anything.
@@ -35,7 +35,13 @@ pub(crate) fn nmi_play(s: &Snapshot) -> (u32, u32) {
     // pushes, oamStagingLength, jsr render and its dispatch; render; sleepCounter; the OAM
     // copy's call up to its DMA write.
     let sleep = if s.sleep_counter == 0 { 17 } else { 13 };
-    let to_dma = 24 + 3 + 45 + 6 + render_play(s) + sleep + 6 + 12;
+    // The pause shows render mode 0 (`render_mode_legal_and_title_screens`: the scroll).
+    let render = if s.render_mode == 3 {
+        render_play(s)
+    } else {
+        30
+    };
+    let to_dma = 24 + 3 + 45 + 6 + render + sleep + 6 + 12;
     // the OAM copy's rts, frame counter, LFSR call, scroll, verticalBlankingInterval,
     // controller read, pulls, rti.
     const AFTER: u32 = 6 + 18 + 4 + 6 + 16 + 5 + 888 + 16 + 6;
@@ -297,3 +303,29 @@ pub(crate) const HANDLER8: u32 = 23;
 pub(crate) const fn init_game_state_end(music_type: u8) -> u32 {
     6 + 6 + 2854 + 6 + (6 + 14) + 3 + 4 + cross(0x85D2, music_type) + 6 + 18 + 5 + 6 + 6 + NEXT_PASS
 }
+
+/// `gameModeState_startButtonHandling` when Start pauses: from its dispatch (the `rts` that
+/// `pass(7)` ends with does not run in this frame) through `@pause` to the `jsr` of the
+/// wait routine, and the 7 cycles after its sound update. The update is counted apart.
+pub(crate) const PAUSE_ENTRY: u32 = pass(7) - 6 + 31 + 17 + 7;
+
+/// The first pause frame after the wait: the wait routine's `rts`, the picture's mask write,
+/// `memset_page` over the sprite page (with its `jsr`).
+pub(crate) const PAUSE_FIRST: u32 = 6 + 12 + 6 + 2854;
+
+/// A later pause frame after the wait: the sprite page's `memset_page`, the wait routine's
+/// `rts` and `jmp @pauseLoop`.
+pub(crate) const PAUSE_AGAIN: u32 = 6 + 6 + 2854 + 6 + 3;
+
+/// `@pauseLoop` up to its test of Start: the sprite's position and number, and
+/// `loadSpriteIntoOamStaging` for the PAUSE sprite (five tiles, with the `jsr`), `lda`,
+/// `cmp`.
+pub(crate) const PAUSE_LOOP: u32 = 15 + 6 + 461 + 3 + 2;
+
+/// Start not pressed: the untaken `beq`, the `jsr` of the wait routine, and after its sound
+/// update `lda #0`, `sta verticalBlankingInterval`, `nop`.
+pub(crate) const PAUSE_WAIT: u32 = 2 + 6 + 7;
+
+/// Start pressed: the taken `beq`, `@resume` (mask, sound flag, `vramRow`, render mode),
+/// `inc gameModeState`, the handler's `rts`, the dispatch's `rts`, and on to the next pass.
+pub(crate) const PAUSE_RESUME: u32 = 3 + 20 + 5 + 6 + 6 + NEXT_PASS;

@@ -379,7 +379,8 @@ impl Snapshot {
         out[4] = c.after_load as u8
             | (c.odd_cycle as u8) << 1
             | (c.odd_frame as u8) << 2
-            | (c.known as u8) << 3;
+            | (c.known as u8) << 3
+            | (c.pause_entry as u8) << 7;
         out[5..7].copy_from_slice(&c.pending.to_le_bytes());
         let mut page = [0u8; 128];
         self.audio.write_page(&mut page);
@@ -395,7 +396,7 @@ impl Snapshot {
                 value: 0,
             });
         }
-        if bytes[0] != TIMING_VERSION || bytes[4] & 0xF0 != 0 {
+        if bytes[0] != TIMING_VERSION || bytes[4] & 0x70 != 0 {
             return Err(SnapshotError::OutOfRange {
                 field: "timing block version or clock bits",
                 value: bytes[0],
@@ -408,6 +409,7 @@ impl Snapshot {
         c.odd_cycle = bytes[4] & 2 != 0;
         c.odd_frame = bytes[4] & 4 != 0;
         c.known = bytes[4] & 8 != 0;
+        c.pause_entry = bytes[4] & 0x80 != 0;
         c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..]);

@@ -453,9 +453,19 @@ impl Game {
             self.s.clock.interrupted(landed, total - landed);
             ev.set(FrameEvents::LAG);
         } else if let crate::timing::Arrival::DuringWork = self.s.clock.advance(total) {
-            // Landed in work whose instructions are not placed yet: the timing is lost.
-            ev.set(FrameEvents::LAG);
-            self.s.clock.known = false;
+            // Every counted frame ends `lda #0` (ending 5 cycles before the wait loop), `sta
+            // verticalBlankingInterval` (2 before), `nop`; an interrupt taken before the store
+            // was placed by the sound update. One taken after the store or the `nop` is no
+            // lag: the handler sets the flag and the loop, entered late, finds it set.
+            let poll = self.s.clock.first_poll_end();
+            if poll + 5 > total {
+                let boundary = if poll + 2 > total { total } else { total - 2 };
+                self.s.clock.interrupted(boundary, total - boundary);
+            } else {
+                // Landed in work whose instructions are not placed yet: the timing is lost.
+                ev.set(FrameEvents::LAG);
+                self.s.clock.known = false;
+            }
         }
     }
 
@@ -467,13 +477,14 @@ impl Game {
         demo: &DemoData,
         ev: &mut FrameEvents,
     ) {
+        let paused = matches!(self.s.resume, Resume::Paused);
+        if COUNT && self.s.game_mode == 4 && (self.s.render_mode == 3 || paused) {
+            ev.cycles.known = true;
+            let (nmi, dma_at) = cycles::nmi_play(&self.s);
+            let parity = (self.s.clock.odd_cycle as u32 ^ dma_at) & 1;
+            ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
+        }
         if self.s.render_mode == 3 {
-            if COUNT && self.s.game_mode == 4 {
-                ev.cycles.known = true;
-                let (nmi, dma_at) = cycles::nmi_play(&self.s);
-                let parity = (self.s.clock.odd_cycle as u32 ^ dma_at) & 1;
-                ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
-            }
             if self.s.completed_lines == 4 && self.s.frame_counter & 7 == 0 {
                 // The tetris flash's sweep, asked for by the interrupt itself.
                 self.s.audio.play(SoundEffect::LineClearing);
@@ -551,7 +562,7 @@ impl Game {
                 self.finish_interrupted(cut, demo, music, ev);
                 return;
             }
-            if !matches!(self.s.resume, Resume::GameInit { .. }) {
+            if !matches!(self.s.resume, Resume::GameInit { .. } | Resume::Paused) {
                 ev.cycles.known = false;
             }
         }
@@ -559,8 +570,13 @@ impl Game {
             // Handled above.
             Resume::Interrupted(_) => Next::Wait,
             Resume::MainLoop => {
-                // The main loop's own wait is followed by the demo's end check.
-                ev.count::<COUNT>(cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT);
+                // The main loop's own wait is followed by the demo's end check; `pending` is
+                // the `nop` left when the interrupt came just after the wait's store.
+                let late = self.s.clock.pending as u32;
+                self.s.clock.pending = 0;
+                ev.count::<COUNT>(
+                    late + cycles::wait_exit(self.s.clock.after_load) + cycles::AFTER_WAIT,
+                );
                 self.check_demo_end();
                 Next::Continue
             }
@@ -584,9 +600,23 @@ impl Game {
                 }
             }
             Resume::Paused => {
+                let after_wait = if self.s.clock.pause_entry {
+                    cycles::PAUSE_FIRST
+                } else {
+                    cycles::PAUSE_AGAIN
+                };
+                self.s.clock.pause_entry = false;
+                ev.count::<COUNT>(
+                    cycles::wait_exit(self.s.clock.after_load) + after_wait + cycles::PAUSE_LOOP,
+                );
                 if self.s.pressed != Buttons::START.bits() {
+                    ev.count::<COUNT>(cycles::PAUSE_WAIT);
+                    if COUNT {
+                        self.update_audio(music, ev);
+                    }
                     return;
                 }
+                ev.count::<COUNT>(cycles::PAUSE_RESUME);
                 self.s.vram_row = 0;
                 self.s.render_mode = 3;
                 self.s.game_mode_state += 1;
@@ -800,11 +830,13 @@ impl Game {
                     && s.pressed & Buttons::START.bits() != 0
                     && s.play_state != 10
                 {
-                    ev.cycles.known = false;
                     s.render_mode = 0;
                     s.resume = Resume::Paused;
+                    s.clock.pause_entry = true;
                     s.audio.set_paused(true);
                     ev.set(FrameEvents::PAUSED);
+                    ev.add_work(cycles::PAUSE_ENTRY);
+                    self.update_audio(music, ev);
                     return true;
                 }
                 ev.add_work(cycles::pass(7) + cycles::handler7(s) + cycles::NEXT_PASS);

@@ -47,6 +47,9 @@ pub struct Clock {
     /// Main-loop cycles still to run after the interrupt returns, when it came before the
     /// last frame's work was done (a lag frame; see [`crate::flow::Resume::Interrupted`]).
     pub pending: u16,
+    /// The main loop waits in the pause's first wait (`updateAudioAndWaitForNmi`), whose
+    /// return runs 3 cycles more than the pause loop's own wait before the loop.
+    pub pause_entry: bool,
 }
 
 impl Default for Clock {
@@ -70,6 +73,7 @@ impl Clock {
         odd_frame: true,
         known: true,
         pending: 0,
+        pause_entry: false,
     };
 }
 

@@ -119,6 +119,9 @@ fn frozen_part(s: &Snapshot) -> Snapshot {
     s.held = 0;
     s.pressed = 0;
     s.sleep_counter = 0;
+    // The CPU's time goes on too: the sub-frame clock and the sound engine (the pause tune).
+    s.clock = Default::default();
+    s.audio = nestris_core::timing::recorded_audio();
     s
 }
 

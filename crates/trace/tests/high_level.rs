@@ -39,8 +39,9 @@ fn bots_with_lag_frames_conform() {
     ] {
         assert_eq!(matched(file, &cart), frames, "{file}");
     }
-    // A pause loses the sub-frame timing (its loop is not counted yet).
-    assert!(matched("bot/bot-lv154-mixed-quirks.jsonl.gz", &cart) >= 1057);
+    // Through its pauses and 15 lag frames to the crash line (a broken dispatch, which the
+    // engine does not report as the cartridge's halt yet).
+    assert!(matched("bot/bot-lv154-mixed-quirks.jsonl.gz", &cart) >= 2929);
 }
 
 #[test]
