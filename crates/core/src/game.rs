@@ -1030,10 +1030,12 @@ impl Game {
             buttons: cut.buttons,
         };
         let then = landing::resume_list(cut.then, self.s.held);
+        let start = self.s.clone();
         let mut walked = landing::walk(&mut self.s, then, nmi + cut.rest as u32, poll, &ctx);
         if let Walked::Unplaced = walked {
-            // Landed again where the model does not follow: finish untimed.
+            // Landed again where the model does not follow: the same work, untimed.
             ev.cycles.known = false;
+            self.s = start;
             walked = landing::walk(&mut self.s, then, nmi + cut.rest as u32, u32::MAX, &ctx);
         }
         let end = match walked {

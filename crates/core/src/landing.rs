@@ -458,7 +458,7 @@ pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Contex
                     Some(i) => {
                         let rest = sum(&NEXT_SHOWN[i + 1..]);
                         let l = land(s, ctx, &w, rest, list, copy);
-                        return redirect(s, l, 0);
+                        return redirect(s, l);
                     }
                 }
             }
@@ -490,7 +490,7 @@ pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Contex
                         continue;
                     };
                     let l = land(s, ctx, &w, 0, next, copy);
-                    let l = redirect(s, l, 0);
+                    let l = redirect(s, l);
                     // The reads after the interrupt go through the address it left (the
                     // high byte does not change whether they cross a page).
                     let Walked::Landed { boundary, mut cut } = l else {
@@ -519,7 +519,7 @@ pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Contex
 /// A landing inside `loadSpriteIntoOamStaging` after it stored the list's address: the
 /// interrupt's digits replace the low byte (the high byte is the pad it reads, known only
 /// in the next frame, see [`resume_list`]).
-fn redirect(s: &Snapshot, l: Walked, _y: u8) -> Walked {
+fn redirect(s: &Snapshot, l: Walked) -> Walked {
     let Walked::Landed { boundary, mut cut } = l else {
         return l;
     };
@@ -642,4 +642,59 @@ fn ram(s: &Snapshot, ctx: &Context, addr: u16) -> Option<u8> {
         0x400..=0x4FF => s.playfield.0[addr as usize - 0x400],
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cycles_play as cy;
+
+    #[test]
+    fn the_walk_costs_what_the_frame_adds() {
+        // Every pass as the engine's constant prices it, for every clear and many scores.
+        for &(lo, hi) in &POINTS {
+            for a in (0..=0x99u8).step_by(7) {
+                for b in (0..=0x99u8).step_by(11) {
+                    let score = [a, b, a ^ b];
+                    let (run, dec) = score_pass(&score, lo, hi, false);
+                    assert_eq!(sum(run.cycles()), cy::points_once(&score, lo, hi));
+                    assert_eq!(run.cycles()[dec], 5);
+                    let (last, _) = score_pass(&score, lo, hi, true);
+                    assert_eq!(sum(last.cycles()) + 1, sum(run.cycles()));
+                }
+            }
+        }
+        // The loop's end with the handler's `rts`: `POINTS_OUTSIDE` less the setup, less
+        // the last pass's untaken branch.
+        assert_eq!(sum(&SCORE_END), cy::POINTS_OUTSIDE - 16 + 1);
+        // The copy with its `jsr`.
+        let copy = sum(&SAVE_START) + 32 * 15 - 1 + sum(&SAVE_END);
+        assert_eq!(copy, 6 + 495);
+        // The preview, shown and hidden.
+        let shown = sum(&NEXT_SHOWN) + 4 * sum(&sprite(0x8DBE, 0)) + 5 + 2 + 3 + 6;
+        assert_eq!(shown, cy::stage_next_piece(0));
+        assert_eq!(sum(&NEXT_HIDDEN), cy::stage_next_piece(1));
+        // A list read across a page costs a cycle per read past it.
+        assert_eq!(sum(&sprite(0x00FE, 0)), sum(&sprite(0x0000, 0)) + 2);
+    }
+
+    #[test]
+    fn the_drawn_counter_is_the_last_digit_pair() {
+        let m = Block {
+            lines: [0x50, 0x14],
+            score: [0x99, 0x99, 0x99],
+            ..Block::default()
+        };
+        assert_eq!(drawn_counter(0, &m, 7), None);
+        assert_eq!(drawn_counter(RENDER_LINES, &m, 7), Some(0x50));
+        assert_eq!(
+            drawn_counter(RENDER_LINES | RENDER_LEVEL, &m, 7),
+            Some(0x20)
+        );
+        assert_eq!(
+            drawn_counter(RENDER_LINES | RENDER_SCORE, &m, 7),
+            Some(0x99)
+        );
+        assert_eq!(drawn_counter(RENDER_SCORE | RENDER_STATS, &m, 7), Some(7));
+    }
 }
