@@ -8,7 +8,7 @@
 //! the sound engine's state (`audio`) are not in it, and decoding gives those their values
 //! at a game's start.
 
-use crate::flow::{Cut, EndingStep, FlowVars, HighScores, Resume};
+use crate::flow::{Block, Cut, EndingStep, FlowVars, HighScores, PlayerCut, Resume, Then};
 use crate::playfield::Playfield;
 use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
@@ -84,7 +84,16 @@ fn resume_code(r: Resume) -> (u8, u8) {
         Resume::Title => (16, 0),
         Resume::TypeMenuSetup(n) => (17, n),
         Resume::TypeMenu => (18, 0),
-        Resume::Interrupted(cut) => (19, cut as u8),
+        Resume::Interrupted(cut) => (
+            19,
+            match cut {
+                Cut::Audio => 0,
+                Cut::Passes => 1,
+                Cut::Dispatch => 2,
+                // Where in the update: in the timing block.
+                Cut::Player(_) => 3,
+            },
+        ),
     }
 }
 
@@ -113,6 +122,7 @@ fn resume_from(tag: u8, arg: u8) -> Option<Resume> {
             0 => Cut::Audio,
             1 => Cut::Passes,
             2 => Cut::Dispatch,
+            3 => Cut::Player(PlayerCut::default()),
             _ => return None,
         }),
         _ => return None,
@@ -384,7 +394,10 @@ impl Snapshot {
         out[5..7].copy_from_slice(&c.pending.to_le_bytes());
         let mut page = [0u8; 128];
         self.audio.write_page(&mut page);
-        out[7..].copy_from_slice(&page);
+        out[7..135].copy_from_slice(&page);
+        if let Resume::Interrupted(Cut::Player(cut)) = self.resume {
+            out[135..].copy_from_slice(&player_cut_bytes(&cut));
+        }
         out
     }
 
@@ -412,17 +425,93 @@ impl Snapshot {
         c.pause_entry = bytes[4] & 0x80 != 0;
         c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
         let mut page = [0u8; 128];
-        page.copy_from_slice(&bytes[7..]);
+        page.copy_from_slice(&bytes[7..135]);
         self.audio = crate::audio::Audio::from_page(&page);
+        let cut = &bytes[135..];
+        if let Resume::Interrupted(Cut::Player(_)) = self.resume {
+            let c = player_cut_from(cut).ok_or(SnapshotError::BadState {
+                field: "player cut",
+                value: cut[2],
+            })?;
+            self.resume = Resume::Interrupted(Cut::Player(c));
+        } else if cut.iter().any(|&b| b != 0) {
+            return Err(SnapshotError::OutOfRange {
+                field: "player cut without a cut",
+                value: 0,
+            });
+        }
         Ok(())
     }
 }
 
+/// Length of a [`PlayerCut`] in the timing block.
+const PLAYER_CUT_LEN: usize = 17;
+
+/// A [`PlayerCut`]: `rest`, the next unit (tag, two bytes, one byte), the active block,
+/// the buttons.
+fn player_cut_bytes(c: &PlayerCut) -> [u8; PLAYER_CUT_LEN] {
+    let mut o = [0u8; PLAYER_CUT_LEN];
+    o[..2].copy_from_slice(&c.rest.to_le_bytes());
+    let (tag, word, byte) = match c.then {
+        Then::Score { left } => (0, left, 0),
+        Then::CurrentPiece => (1, 0, 0),
+        Then::Save { x } => (2, 0, x),
+        Then::NextPiece => (3, 0, 0),
+        Then::Sprites { ptr, y } => (4, ptr, y),
+        Then::Finish => (5, 0, 0),
+        Then::Done => (6, 0, 0),
+    };
+    o[2] = tag;
+    o[3..5].copy_from_slice(&word.to_le_bytes());
+    o[5] = byte;
+    let a = &c.active;
+    o[6..15].copy_from_slice(&[
+        a.level,
+        a.play_state,
+        a.hold_down_points,
+        a.lines[0],
+        a.lines[1],
+        a.score[0],
+        a.score[1],
+        a.score[2],
+        a.completed_lines,
+    ]);
+    o[15..].copy_from_slice(&c.buttons);
+    o
+}
+
+fn player_cut_from(b: &[u8]) -> Option<PlayerCut> {
+    let word = u16::from_le_bytes([b[3], b[4]]);
+    let then = match b[2] {
+        0 => Then::Score { left: word },
+        1 => Then::CurrentPiece,
+        2 => Then::Save { x: b[5] },
+        3 => Then::NextPiece,
+        4 => Then::Sprites { ptr: word, y: b[5] },
+        5 => Then::Finish,
+        6 => Then::Done,
+        _ => return None,
+    };
+    Some(PlayerCut {
+        rest: u16::from_le_bytes([b[0], b[1]]),
+        then,
+        active: Block {
+            level: b[6],
+            play_state: b[7],
+            hold_down_points: b[8],
+            lines: [b[9], b[10]],
+            score: [b[11], b[12], b[13]],
+            completed_lines: b[14],
+        },
+        buttons: [b[15], b[16]],
+    })
+}
+
 /// Version of the timing block ([`Snapshot::encode_timing`]).
-pub const TIMING_VERSION: u8 = 1;
+pub const TIMING_VERSION: u8 = 2;
 
 /// Length of the timing block in bytes.
-pub const TIMING_LEN: usize = 7 + 128;
+pub const TIMING_LEN: usize = 7 + 128 + PLAYER_CUT_LEN;
 
 /// 64-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u64 {

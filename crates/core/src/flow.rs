@@ -21,6 +21,78 @@ pub enum Cut {
     /// As `Passes`, but inside a jump-table dispatch whose pointer the interrupt zeroed
     /// (see [`crate::FrameEvents::DISPATCH_BROKEN`]).
     Dispatch,
+    /// Inside `gameModeState_updatePlayer1` after its score state ran into the interrupt:
+    /// the rest of the update, then the passes and the sound update, are still to run. While
+    /// it lasts the snapshot's player fields hold the mirror block ($60), which the
+    /// interrupt draws and a recording samples; the work's own values are in the cut.
+    Player(PlayerCut),
+}
+
+/// Where the interrupt stopped the player update (see [`Cut::Player`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PlayerCut {
+    /// Cycles from the end of the interrupted instruction to the end of the unit it belongs
+    /// to (one pass of the score loop, one copied byte, one staged sprite, ...).
+    pub rest: u16,
+    /// What the update runs after that unit.
+    pub then: Then,
+    /// The active block ($40) where the score state changes it: the snapshot holds the
+    /// mirror ($60) until the update is done.
+    pub active: Block,
+    /// The update's own copies of the buttons (`newlyPressedButtons`, `heldButtons`), taken
+    /// before the interrupt read the pad again.
+    pub buttons: [u8; 2],
+}
+
+/// The bytes of a player block that the score state changes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Block {
+    /// `levelNumber` (block offset $04).
+    pub level: u8,
+    /// `playState` ($08).
+    pub play_state: u8,
+    /// `holdDownPoints` ($0F).
+    pub hold_down_points: u8,
+    /// `lines` ($10, $11).
+    pub lines: [u8; 2],
+    /// `score` ($13-$15).
+    pub score: [u8; 3],
+    /// `completedLines` ($16).
+    pub completed_lines: u8,
+}
+
+/// The next unit of the player update after an interrupted one (see [`PlayerCut`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Then {
+    /// The score loop's next pass, `left` passes still to run (0: the loop is over).
+    Score {
+        /// Passes still to run.
+        left: u16,
+    },
+    /// `stageSpriteForCurrentPiece`, then the copy to the mirror.
+    CurrentPiece,
+    /// `savePlayer1State`'s copy loop at index `x` (`0xFF`: the copy is done).
+    Save {
+        /// The next byte to copy (counting down).
+        x: u8,
+    },
+    /// `stageSpriteForNextPiece`.
+    NextPiece,
+    /// `loadSpriteIntoOamStaging`'s loop, reading the sprite list at `ptr` from `y`.
+    Sprites {
+        /// The list's address (`generalCounter`, `generalCounter2`).
+        ptr: u16,
+        /// The loop's offset.
+        y: u8,
+    },
+    /// `inc gameModeState` and the update's `rts`.
+    Finish,
+    /// Nothing: after `rest` the update has returned.
+    #[default]
+    Done,
 }
 
 /// The point where the main loop waits for the next frame.

@@ -5,7 +5,8 @@ use crate::buttons::Buttons;
 use crate::cycles;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
-use crate::flow::{Cut, FlowVars, Resume};
+use crate::flow::{Block, Cut, FlowVars, Resume, Then};
+use crate::landing::{self, Walked};
 use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
 use crate::overrun;
 use crate::playfield::Playfield;
@@ -367,6 +368,7 @@ impl Game {
         self.s.resume = Resume::MainLoop;
         match cut {
             Cut::Audio => ev.add_work(pending),
+            Cut::Player(cut) => self.finish_player_update(cut, demo, music, ev),
             Cut::Passes | Cut::Dispatch => {
                 if cut == Cut::Dispatch {
                     // The dispatch jumps through the pointer the interrupt zeroed: where it
@@ -674,7 +676,6 @@ impl Game {
         music: Option<&MusicData>,
         ev: &mut FrameEvents,
     ) -> bool {
-        const START: u8 = Buttons::START.bits();
         let s = &mut self.s;
         s.fall_timer = s.fall_timer.wrapping_add(1);
         if s.pressed & Buttons::SELECT.bits() != 0 {
@@ -695,7 +696,22 @@ impl Game {
                 + cycles::NEXT_PASS
                 + cycles::pass(4),
         );
-        if self.player_update::<COUNT>(demo, ev) || (COUNT && self.cut_in_passes(ev)) {
+        if self.player_update::<COUNT>(demo, ev) {
+            return true;
+        }
+        self.after_player_update::<COUNT>(music, ev)
+    }
+
+    /// States 5 to 8 of an ordinary play frame, after the player update returned (the
+    /// dispatch's `rts` counted); false as for [`Game::normal_play_frame`].
+    #[inline(always)]
+    fn after_player_update<const COUNT: bool>(
+        &mut self,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) -> bool {
+        const START: u8 = Buttons::START.bits();
+        if COUNT && self.cut_in_passes(ev) {
             return true;
         }
         ev.count::<COUNT>(
@@ -947,6 +963,15 @@ impl Game {
     fn player_update<const COUNT: bool>(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
         let scoring = self.s.play_state == 5;
         let checking = self.s.play_state == 3;
+        let before = if COUNT && scoring {
+            Some((
+                Block::of(&self.s),
+                self.s.render_flags,
+                [self.s.pressed, self.s.held],
+            ))
+        } else {
+            None
+        };
         let waits = self.update_player::<COUNT>(demo, ev);
         if COUNT {
             // Without the timing the sound engine is not run (see `Game::step_with`).
@@ -968,8 +993,152 @@ impl Game {
                 .cycles
                 .work
                 .wrapping_add((cycles::UPDATE_PLAYER1 + ev.cycles.player as u32) as u16);
+            if let Some((old, flags, buttons)) = before {
+                return self.cut_in_score(old, flags, buttons, ev);
+            }
         }
         waits
+    }
+
+    /// After a score state whose update can reach the next interrupt: walks the update from
+    /// the score loop on, and if the interrupt lands there ends the frame (true), the rest
+    /// left to [`Game::finish_player_update`]. `old` is the block before the update, `flags`
+    /// the render flags, `buttons` the update's copies of the pad.
+    #[inline(never)]
+    fn cut_in_score(
+        &mut self,
+        old: Block,
+        flags: u8,
+        buttons: [u8; 2],
+        ev: &mut FrameEvents,
+    ) -> bool {
+        let s = &self.s;
+        if !(s.clock.known && ev.cycles.known) {
+            return false;
+        }
+        let nmi = ev.cycles.nmi as u32;
+        // The update's `rts`: the work counts the dispatch's `rts` after it already.
+        let at = nmi + ev.cycles.work as u32 - 6;
+        let poll = s.clock.first_poll_end();
+        if poll > at {
+            return false;
+        }
+        // The loop's first instruction, from the handler's cycles: what comes before it is
+        // all the handler has but the passes and the 23 cycles after them.
+        let (lo, hi) = crate::tables::POINTS[old.completed_lines as usize % 5];
+        let mut score = old.score;
+        crate::bcd::add_hold_down_points(&mut score, old.hold_down_points);
+        let start_score = score;
+        let times = s.level as u16 + 1;
+        let mut passes = 0;
+        for _ in 0..times {
+            passes += crate::cycles_play::points_once(&score, lo, hi);
+            crate::bcd::add_points_once(&mut score, lo, hi);
+        }
+        let next = crate::cycles_play::stage_next_piece(s.display_next_piece);
+        let current = self.stage_piece_sprite();
+        let player = ev.cycles.player as u32;
+        let branch = crate::cycles_play::branch_on_play_state(5);
+        let handler = player - branch - current - next;
+        let update_start = at - cycles::UPDATE_PLAYER1 - player;
+        // makePlayer1Active with its `jsr`, the dispatch, the handler up to the loop.
+        let loop_start = update_start + 6 + 509 + branch + handler - passes - 23;
+        if poll <= loop_start {
+            return false;
+        }
+        let eager = (Block::of(&self.s), self.s.render_flags);
+        let s = &mut self.s;
+        s.score = start_score;
+        s.completed_lines = old.completed_lines;
+        s.play_state = 5;
+        let mut f = flags;
+        if old.completed_lines != 0 {
+            f |= cycles::RENDER_LINES;
+        }
+        if s.level != old.level {
+            f |= cycles::RENDER_LEVEL;
+        }
+        if (old.hold_down_points.wrapping_sub(2) as i8) >= 0 {
+            f |= cycles::RENDER_SCORE;
+        }
+        s.render_flags = f;
+        let ctx = landing::Context {
+            old,
+            current_piece: current,
+            buttons,
+        };
+        match landing::walk(s, Then::Score { left: times }, loop_start, poll, &ctx) {
+            Walked::Landed { boundary, cut } => {
+                s.resume = Resume::Interrupted(Cut::Player(cut));
+                ev.cycles.landed = boundary as u16;
+                ev.cycles.work = (boundary - nmi) as u16;
+                true
+            }
+            Walked::Done { end } => {
+                debug_assert_eq!(end, at);
+                s.game_mode_state = 4;
+                false
+            }
+            Walked::Unplaced => {
+                eager.0.put(s);
+                s.render_flags = eager.1;
+                s.game_mode_state = 4;
+                false
+            }
+        }
+    }
+
+    /// The frame after an interrupt inside the player update: the rest of the update (its
+    /// active block back in place), then states 5 to 8 and the sound update.
+    fn finish_player_update(
+        &mut self,
+        cut: crate::flow::PlayerCut,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) {
+        let old = Block::of(&self.s);
+        cut.active.put(&mut self.s);
+        let nmi = ev.cycles.nmi as u32;
+        let timed = self.s.clock.known && ev.cycles.known;
+        let poll = if timed {
+            self.s.clock.first_poll_end()
+        } else {
+            u32::MAX
+        };
+        let ctx = landing::Context {
+            old,
+            current_piece: self.stage_piece_sprite(),
+            buttons: cut.buttons,
+        };
+        let then = landing::resume_list(cut.then, self.s.held);
+        let start = self.s.clone();
+        let mut walked = landing::walk(&mut self.s, then, nmi + cut.rest as u32, poll, &ctx);
+        if let Walked::Unplaced = walked {
+            // Landed again where the model does not follow: the same work, untimed.
+            ev.cycles.known = false;
+            self.s = start;
+            walked = landing::walk(&mut self.s, then, nmi + cut.rest as u32, u32::MAX, &ctx);
+        }
+        let end = match walked {
+            Walked::Landed { boundary, cut } => {
+                self.s.resume = Resume::Interrupted(Cut::Player(cut));
+                ev.cycles.landed = boundary as u16;
+                ev.cycles.work = (boundary - nmi) as u16;
+                return;
+            }
+            Walked::Done { end } => end,
+            // Not reached untimed.
+            Walked::Unplaced => nmi,
+        };
+        self.s.game_mode_state = 4;
+        // As after an ordinary update: the dispatch's `rts` is counted with it.
+        ev.cycles.work = (end + 6 - nmi) as u16;
+        if !self.after_player_update::<true>(music, ev) {
+            while !self.run_handler(demo, music, ev) {
+                self.check_demo_end();
+            }
+        }
     }
 
     /// The spawn orientation of a piece type 0..=6 (T J Z O S L I).

@@ -232,6 +232,9 @@ impl Snapshot {
                 });
             }
         }
+        if let crate::Resume::Interrupted(crate::Cut::Player(cut)) = self.resume {
+            cut.validate(self.game_mode)?;
+        }
         if self.row_y > 5 {
             return Err(SnapshotError::OutOfRange {
                 field: "row_y",
