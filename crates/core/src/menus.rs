@@ -24,6 +24,17 @@ const fn legal_sleep(region: Region) -> u8 {
     }
 }
 
+/// What the main loop does after a handler returns: it compares the accumulator the
+/// handler left with `gameModeState` and waits for the next frame only when they are equal;
+/// otherwise it runs the next handler in the same frame.
+fn main_loop_compare(acc: u8, game_mode_state: u8) -> Next {
+    if acc == game_mode_state {
+        Next::Wait
+    } else {
+        Next::Continue
+    }
+}
+
 impl Game {
     /// The console just switched on with the cartridge: RAM cleared, the generator at
     /// its seed, the high-score table at its defaults. The first [`Game::step`] is video
@@ -191,13 +202,16 @@ impl Game {
             ev.set(FrameEvents::MENU_BEEP);
             self.s.game_mode = 2;
             self.s.resume = Resume::MainLoop;
-            return Next::Continue;
+            // The accumulator holds the sound effect's number (2).
+            return main_loop_compare(2, self.s.game_mode_state);
         }
         if self.s.frame_counter >> 8 == 5 {
             ev.set(FrameEvents::DEMO);
             self.s.game_mode = 6;
             self.s.resume = Resume::MainLoop;
-            return Next::Continue;
+            // The accumulator holds the new gameMode (6); after the A+B+Select+Start reset
+            // gameModeState is still 6, and the demo starts one frame later.
+            return main_loop_compare(6, self.s.game_mode_state);
         }
         Next::Wait
     }
@@ -246,26 +260,94 @@ impl Game {
             ev.set(FrameEvents::MENU_BEEP);
             s.game_mode = 3;
             s.resume = Resume::MainLoop;
-            // The accumulator (2) differs from gameModeState: the level menu starts now.
-            return if s.game_mode_state == 2 {
-                Next::Wait
-            } else {
-                Next::Continue
-            };
+            // The accumulator holds the sound effect's number (2).
+            return main_loop_compare(2, s.game_mode_state);
         }
         if p == Buttons::B.bits() {
             ev.set(FrameEvents::MENU_BEEP);
             s.frame_counter &= 0x00FF;
             s.game_mode = 1;
             s.resume = Resume::MainLoop;
-            // The accumulator (0) is compared with gameModeState.
-            return if s.game_mode_state == 0 {
-                Next::Wait
-            } else {
-                Next::Continue
-            };
+            // The accumulator holds the cleared frame counter byte (0).
+            return main_loop_compare(0, s.game_mode_state);
         }
         s.resume = Resume::TypeMenu;
         Next::Wait
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Steps with no buttons until `done`; the frames stepped.
+    fn idle_until(g: &mut Game, frames: usize, done: impl Fn(&Game) -> bool) -> usize {
+        for i in 1..=frames {
+            g.step(Buttons::NONE);
+            if done(g) {
+                return i;
+            }
+        }
+        panic!("not reached in {frames} frames");
+    }
+
+    /// Presses Start every other frame until `done`.
+    fn start_until(g: &mut Game, done: impl Fn(&Game) -> bool) {
+        for i in 0..4000 {
+            g.step(if i % 2 == 0 {
+                Buttons::START
+            } else {
+                Buttons::NONE
+            });
+            if done(g) {
+                return;
+            }
+        }
+        panic!("not reached");
+    }
+
+    /// Frames spent with gameMode 6 between the title and the demo.
+    fn frames_in_demo_start(g: &mut Game) -> usize {
+        idle_until(g, 2000, |g| g.s.game_mode != 1);
+        let mut n = 0;
+        while g.s.game_mode == 6 {
+            n += 1;
+            g.step(Buttons::NONE);
+        }
+        assert_eq!(g.s.game_mode, 5);
+        n
+    }
+
+    #[test]
+    fn after_the_soft_reset_the_demo_starts_one_frame_later() {
+        // From power-on the title's timeout starts the demo in the same frame.
+        let mut g = Game::power_on(Region::Ntsc);
+        idle_until(&mut g, 1000, |g| g.s.game_mode == 1);
+        assert_eq!(frames_in_demo_start(&mut g), 0);
+
+        // Play, then A+B+Select+Start: gameModeState stays 6 through the legal screen and
+        // the title, and the main loop waits one frame after the timeout.
+        let mut g = Game::power_on(Region::Ntsc);
+        start_until(&mut g, |g| g.s.game_mode == 4 && g.s.game_mode_state == 2);
+        g.step(Buttons(0xF0));
+        assert_eq!((g.s.game_mode, g.s.game_mode_state), (0, 6));
+        idle_until(&mut g, 1000, |g| g.s.game_mode == 1);
+        assert_eq!(g.s.game_mode_state, 6);
+        assert_eq!(frames_in_demo_start(&mut g), 1);
+    }
+
+    #[test]
+    fn start_on_the_title_waits_a_frame_when_game_mode_state_is_2() {
+        for (state, render_mode) in [(0, 1), (2, 0)] {
+            let mut g = Game::power_on(Region::Ntsc);
+            idle_until(&mut g, 1000, |g| g.s.resume == Resume::Title);
+            g.s.game_mode_state = state;
+            g.step(Buttons::START);
+            assert_eq!(g.s.game_mode, 2);
+            // The game-type menu's setup begins this frame, or the next.
+            assert_eq!(g.s.render_mode, render_mode, "gameModeState {state}");
+            g.step(Buttons::NONE);
+            assert_eq!(g.s.render_mode, 1);
+        }
     }
 }

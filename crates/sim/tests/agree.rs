@@ -21,7 +21,7 @@ fn traces() -> Vec<PathBuf> {
 #[test]
 fn every_trace_ends_in_the_same_state() {
     let paths = traces();
-    assert_eq!(paths.len(), 17);
+    assert_eq!(paths.len(), 18);
     for path in paths {
         let trace = nestris_trace::load(&path).unwrap();
         let start = if trace.header.is_power_on() {

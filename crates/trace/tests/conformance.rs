@@ -41,4 +41,5 @@ traces! {
     poweron_s1 => "power-on/poweron-s1",
     poweron_s2 => "power-on/poweron-s2",
     poweron_ending_a => "power-on/poweron-ending-a",
+    poweron_soft_reset => "power-on/poweron-soft-reset",
 }

@@ -1,6 +1,8 @@
-//! The high-level recordings (`tests/high-level/`): lag frames, stalls and crashes. They
-//! were recorded with music, whose scripts only a cartridge image holds, so these checks
-//! need the user's Tetris (USA) ROM in `NESTRIS_ROM` (no ROM is part of this project).
+//! The high-level recordings (`tests/high-level/`): lag frames, stalls and crashes, and the
+//! demo played from power-on. They were recorded with music, and the demo plays the
+//! cartridge's own buttons and pieces; only a cartridge image holds those scripts and tables,
+//! so these checks need the user's Tetris (USA) ROM in `NESTRIS_ROM` (no ROM is part of this
+//! project).
 //!
 //! Each test pins what the engine reproduces today, so that none of it is lost: the lag
 //! frames placed in the sound update, in the main loop's passes and in the player update
@@ -87,4 +89,17 @@ fn crash_cases_without_lag_with_placed_lag_and_stalls_conform() {
     // The two left: an interrupt between the two stores of the preview's list address, the
     // list then read from the cartridge at an address this model does not follow.
     assert!(lag_ok >= 199, "{lag_ok} of {lag} lag cases");
+}
+
+#[test]
+#[ignore = "needs NESTRIS_ROM"]
+fn power_on_recordings_through_the_demo_conform() {
+    // The demo's buttons and pieces are the cartridge's own tables: only a ROM has them.
+    let cart = cartridge();
+    for (file, frames) in [
+        ("demo/poweron-soft-reset-demo.jsonl.gz", 3228),
+        ("demo/poweron-demo-end.jsonl.gz", 6701),
+    ] {
+        assert_eq!(matched(file, &cart), frames, "{file}");
+    }
 }

@@ -23,7 +23,7 @@ fn traces() -> Vec<PathBuf> {
 fn every_trace_round_trips_through_a_replay_file() {
     let dir = tempfile::tempdir().unwrap();
     let paths = traces();
-    assert_eq!(paths.len(), 17);
+    assert_eq!(paths.len(), 18);
     for path in paths {
         let trace = load(&path).unwrap();
         let start = if trace.header.is_power_on() {
