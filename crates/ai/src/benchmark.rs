@@ -25,7 +25,7 @@ use crate::eval::Weights;
 use crate::inputs::InputModel;
 use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
-use nestris_core::GameSetup;
+use nestris_core::{CrashMode, GameSetup};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -164,6 +164,9 @@ pub struct BenchConfig {
     pub search: SearchOptions,
     /// When a game stops if it has not topped out.
     pub limits: Limits,
+    /// What the engine does when the cartridge would crash (default `Cartridge`: the game
+    /// ends there, [`End::Crash`]).
+    pub crash_mode: CrashMode,
 }
 
 impl Default for BenchConfig {
@@ -182,6 +185,7 @@ impl Default for BenchConfig {
             weights: Weights::default(),
             search: SearchOptions::default(),
             limits: Limits::default(),
+            crash_mode: CrashMode::Cartridge,
         }
     }
 }
@@ -240,6 +244,12 @@ pub struct GameRecord {
     pub pieces: u32,
     /// Why it ended.
     pub end: End,
+    /// Lag frames in the game.
+    #[serde(default)]
+    pub lag_frames: u32,
+    /// The frame in which the cartridge would have crashed, if it did.
+    #[serde(default)]
+    pub crash_frame: Option<u64>,
 }
 
 impl GameRecord {
@@ -255,6 +265,8 @@ impl GameRecord {
             frames: r.frames,
             pieces: r.pieces,
             end: r.end,
+            lag_frames: r.lag_frames,
+            crash_frame: r.crash_frame,
         }
     }
 }
@@ -325,8 +337,15 @@ pub struct BenchReport {
     pub maxout: f64,
     /// Lines cleared by tetrises over all lines cleared, all games together.
     pub tetris_rate: f64,
-    /// Fraction of games that topped out (the others reached a limit).
+    /// Fraction of games that topped out (the others reached a limit or crashed).
     pub topped_out: f64,
+    /// Fraction of games in which the cartridge would have crashed (whatever the crash mode
+    /// made of it).
+    #[serde(default)]
+    pub crashed: f64,
+    /// Lag frames per game, on average.
+    #[serde(default)]
+    pub lag_frames: f64,
     /// Games per second of wall time.
     pub games_per_second: f64,
     /// Wall time in seconds.
@@ -366,6 +385,8 @@ impl BenchReport {
                 tetris_lines as f64 / lines_total as f64
             },
             topped_out: frac(&|r| r.end == End::TopOut),
+            crashed: frac(&|r| r.crash_frame.is_some()),
+            lag_frames: results.iter().map(|r| r.lag_frames as f64).sum::<f64>() / n,
             games_per_second: if seconds > 0.0 {
                 results.len() as f64 / seconds
             } else {
@@ -394,6 +415,7 @@ impl BenchReport {
              maxout          {:.1}%\n\
              tetris rate     {:.1}%\n\
              topped out      {:.1}%\n\
+             crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
              time            {:.1} s ({:.2} games/s)\n",
             self.results.len(),
             c.start_level,
@@ -408,6 +430,9 @@ impl BenchReport {
             100.0 * self.maxout,
             100.0 * self.tetris_rate,
             100.0 * self.topped_out,
+            100.0 * self.crashed,
+            c.crash_mode,
+            self.lag_frames,
             self.seconds,
             self.games_per_second,
         )
@@ -477,7 +502,11 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
         || config.ai(),
         |ai, i| {
             let seed = config.seeds.0[i];
-            let r = play(seed.setup(config.start_level), ai, &config.limits, false);
+            let setup = GameSetup {
+                crash_mode: config.crash_mode,
+                ..seed.setup(config.start_level)
+            };
+            let r = play(setup, ai, &config.limits, false);
             GameRecord::new(seed, &r)
         },
         progress,

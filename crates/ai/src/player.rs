@@ -70,8 +70,15 @@ pub struct GameResult {
     pub clears: [u32; 4],
     /// Tetrises (also `clears[3]`).
     pub tetrises: u32,
-    /// The game ended by a top-out (otherwise by a limit).
+    /// The game ended by a top-out (otherwise by a limit or a crash).
     pub topped_out: bool,
+    /// Lag frames: the frame interrupt came before a frame's work was done
+    /// (`FrameEvents::LAG`).
+    pub lag_frames: u32,
+    /// The frame (from 0) in which the cartridge would have crashed, if it did: under crash
+    /// mode `Cartridge` the game ended there ([`End::Crash`]), under `TopOut` it topped out
+    /// there, under `Show` it went on.
+    pub crash_frame: Option<u64>,
     /// Why the game ended.
     pub end: End,
     /// The game after the last frame.
@@ -223,6 +230,9 @@ pub enum End {
     Lines,
     /// [`Limits::level_wrap`].
     LevelWrap,
+    /// The cartridge crashed and its CPU halted (crash mode `Cartridge`: the game can go no
+    /// further; see `nestris_core::CrashMode`).
+    Crash,
 }
 
 /// [`play_game`] with more ways to stop, keeping the per-frame inputs only when
@@ -240,6 +250,8 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
     let mut frames = 0u64;
     let mut counter = UncappedScore::new(&game);
     let mut max_level = game.state().level;
+    let mut lag_frames = 0u32;
+    let mut crash_frame = None;
     while frames < limits.max_frames {
         if need_plan && game.state().play_state == 1 {
             plan = ai.plan(&game);
@@ -256,6 +268,15 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
         let before = counter.before(&game);
         let ev = game.step(b);
         counter.after(before, &game, &ev);
+        lag_frames += ev.has(FrameEvents::LAG) as u32;
+        if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
+            crash_frame = Some(frames - 1);
+        }
+        if game.halted() {
+            // Nothing changes any more: no piece will spawn, no limit would be reached.
+            end = End::Crash;
+            break;
+        }
         if ev.has(FrameEvents::LINES_CLEARED) {
             let n = ev.lines_cleared.clamp(1, 4) as usize;
             clears[n - 1] += 1;
@@ -293,6 +314,8 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
         clears,
         tetrises: clears[3],
         topped_out: end == End::TopOut,
+        lag_frames,
+        crash_frame,
         end,
         game,
         inputs,

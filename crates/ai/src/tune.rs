@@ -194,6 +194,8 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         weights: config.initial,
         search: config.search,
         limits: config.limits,
+        // Tuning plays by the cartridge's rules.
+        crash_mode: nestris_core::CrashMode::Cartridge,
     };
     let population = config.population.max(2);
     let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);

@@ -57,6 +57,10 @@ struct PlayArgs {
     /// Games to play (seeds from the published list).
     #[arg(long, default_value_t = 1)]
     games: usize,
+    /// When the cartridge would crash: cartridge (the game ends there), show (report it,
+    /// play on), topout (end it as a top-out) or off (no lag or crash model).
+    #[arg(long, value_name = "MODE", default_value = "cartridge", value_parser = crate::parse_crash_mode)]
+    crash: nestris_core::CrashMode,
     /// Save each game as a replay in this folder.
     #[arg(long, value_name = "DIR")]
     replays: Option<PathBuf>,
@@ -72,6 +76,10 @@ struct BenchArgs {
     /// Games (the first N of the published seed list).
     #[arg(long, default_value_t = 100)]
     games: usize,
+    /// When the cartridge would crash: cartridge (the game ends there), show (report it,
+    /// play on), topout (end it as a top-out) or off (no lag or crash model).
+    #[arg(long, value_name = "MODE", default_value = "cartridge", value_parser = crate::parse_crash_mode)]
+    crash: nestris_core::CrashMode,
     /// Report scores without the cartridge's 999,999 cap.
     #[arg(long)]
     uncapped: bool,
@@ -145,7 +153,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
 }
 
-fn config(style: &Style, games: usize) -> Result<BenchConfig> {
+fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {
     check(style)?;
     Ok(BenchConfig {
         start_level: style.start_level,
@@ -155,12 +163,13 @@ fn config(style: &Style, games: usize) -> Result<BenchConfig> {
         seeds: SeedList::standard(),
         threads: threads(style),
         weights: weights(style)?,
+        crash_mode: crash,
         ..BenchConfig::default()
     })
 }
 
 fn play(args: &PlayArgs) -> Result<ExitCode> {
-    let config = config(&args.style, args.games)?;
+    let config = config(&args.style, args.games, args.crash)?;
     let seeds = config.seeds.first(args.games);
     if seeds.len() < args.games {
         bail!(
@@ -179,7 +188,10 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     };
     let mut rows = Vec::new();
     for (i, seed) in seeds.0.iter().enumerate() {
-        let setup = seed.setup(config.start_level);
+        let setup = nestris_core::GameSetup {
+            crash_mode: config.crash_mode,
+            ..seed.setup(config.start_level)
+        };
         let mut ai: Ai = config.ai();
         let r = play_game(setup, &mut ai, config.limits.max_frames);
         if let Some(dir) = &args.replays {
@@ -203,6 +215,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
             "seed": format!("{:04x}:{:02x}", seed.rng, seed.spawn_count),
             "score": r.score, "uncapped_score": r.uncapped_score, "lines": r.lines, "level": r.level,
             "pieces": r.pieces, "frames": r.frames, "tetrises": r.tetrises, "topped_out": r.topped_out,
+            "lag_frames": r.lag_frames, "crashed": r.crash_frame.is_some(), "crash_frame": r.crash_frame,
         }));
         progress.inc(1);
         if !args.json {
@@ -214,10 +227,11 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
                     r.lines,
                     r.level,
                     r.tetrises,
-                    if r.topped_out {
-                        "topped out"
-                    } else {
-                        "stopped"
+                    match (r.topped_out, r.crash_frame) {
+                        (false, Some(_)) => "crashed",
+                        (true, Some(_)) => "crashed, topped out",
+                        (true, None) => "topped out",
+                        (false, None) => "stopped",
                     }
                 )
             });
@@ -231,7 +245,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
 }
 
 fn bench(args: &BenchArgs) -> Result<ExitCode> {
-    let mut config = config(&args.style, args.games)?;
+    let mut config = config(&args.style, args.games, args.crash)?;
     config.uncapped = args.uncapped;
     if config.seeds.len() < args.games {
         bail!(

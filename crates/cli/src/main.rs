@@ -50,6 +50,12 @@ enum Command {
     Ai(ai::Args),
 }
 
+/// `--crash MODE`: a crash mode by its name (`cartridge`, `show`, `topout`, `off`).
+fn parse_crash_mode(name: &str) -> Result<nestris_core::CrashMode, String> {
+    nestris_core::CrashMode::from_name(name)
+        .ok_or_else(|| format!("unknown crash mode {name:?}: use cartridge, show, topout or off"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -71,5 +77,49 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::CrashMode;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("nestris").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn crash_modes_parse_on_every_command_that_takes_them() {
+        for mode in CrashMode::ALL {
+            let name = mode.name();
+            let Some(Command::Sim(a)) = parse(&["sim", "--crash", name]).unwrap().command else {
+                panic!("sim")
+            };
+            assert_eq!(a.crash, Some(mode));
+            let Some(Command::Replay(a)) =
+                parse(&["replay", "x.nestris", "--headless", "--crash", name])
+                    .unwrap()
+                    .command
+            else {
+                panic!("replay")
+            };
+            assert_eq!(a.crash, Some(mode));
+            assert!(parse(&["ai", "bench", "--crash", name]).is_ok());
+            assert!(parse(&["ai", "play", "--crash", name]).is_ok());
+        }
+        // The default is the cartridge's own behaviour; a replay keeps its recorded mode.
+        let Some(Command::Sim(a)) = parse(&["sim"]).unwrap().command else {
+            panic!("sim")
+        };
+        assert_eq!(a.crash.unwrap_or_default(), CrashMode::Cartridge);
+        let Some(Command::Replay(a)) = parse(&["replay", "x.nestris"]).unwrap().command else {
+            panic!("replay")
+        };
+        assert_eq!(a.crash, None);
+        let e = parse(&["sim", "--crash", "sometimes"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("use cartridge, show, topout or off"), "{e}");
     }
 }

@@ -33,6 +33,11 @@ pub struct Args {
     /// Your own Tetris (USA) ROM image, for replays that show the cartridge's demo.
     #[arg(long, value_name = "PATH")]
     pub rom: Option<PathBuf>,
+    /// Play with this crash mode (cartridge, show, topout, off) instead of the one the
+    /// replay recorded (with --headless; the final state may then differ from the
+    /// recorded one).
+    #[arg(long, value_name = "MODE", value_parser = crate::parse_crash_mode)]
+    pub crash: Option<nestris_core::CrashMode>,
 }
 
 /// Reads a replay or a movie by its content (the window's reader, shared).
@@ -62,11 +67,11 @@ fn start_name(s: &Start) -> &'static str {
 
 /// Runs `nestris replay`.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let replay = load(&args.file)?;
+    let mut replay = load(&args.file)?;
     let demo = demo_tables(args.rom.as_deref())?;
     if !args.headless {
-        if args.json || args.frames.is_some() {
-            bail!("--json and --frames go with --headless");
+        if args.json || args.frames.is_some() || args.crash.is_some() {
+            bail!("--json, --frames and --crash go with --headless");
         }
         let mut options = nestris_window::ReplayViewerOptions {
             hud: args.hud,
@@ -84,6 +89,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         nestris_window::play_replay(replay, options)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(mode) = args.crash {
+        replay.crash_mode = mode;
     }
     let frames = args
         .frames
@@ -126,6 +134,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "game_ended": ended,
             "final_hash": format!("{:016x}", summary.final_hash),
             "verified": verified,
+            "crash_mode": replay.crash_mode.name(),
+            "lag_frames": summary.lag_frames,
+            "crashed": summary.crash_frame.is_some(),
+            "crash_frame": summary.crash_frame,
             "state": {
                 "play_state": s.play_state, "x": s.x, "y": s.y, "piece": s.piece,
                 "next": s.next_piece, "frame_counter": s.frame_counter, "rng": s.rng,
@@ -146,6 +158,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         println!("level       {}", summary.level);
         println!("pieces      {}", summary.pieces);
         println!("ended       {}", if ended { "yes" } else { "no" });
+        println!("crash mode  {}", replay.crash_mode);
+        println!("lag frames  {}", summary.lag_frames);
+        match summary.crash_frame {
+            Some(f) => println!("crashed     in frame {f}"),
+            None => println!("crashed     no"),
+        }
         println!("state hash  {:016x}", summary.final_hash);
         match verified {
             Some(true) => println!("verified    yes"),

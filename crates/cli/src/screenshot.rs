@@ -44,7 +44,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 replay.inputs.len()
             );
         }
-        let mut game = replay.start.game();
+        let mut game = replay.game();
         // The renderer follows the game frame by frame (it keeps the rows being cleared).
         for &b in &replay.inputs[..n] {
             game.step_with_demo(b, &DemoData::BUILTIN);

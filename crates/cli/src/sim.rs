@@ -45,12 +45,20 @@ pub struct Args {
     /// Include every game in the JSON output.
     #[arg(long)]
     pub per_game: bool,
+    /// When the cartridge would crash: cartridge (the game ends, the CPU halted), show
+    /// (report it, play on), topout (end it as a top-out) or off (no lag or crash model).
+    /// Default: cartridge; with --replay, the replay's own.
+    #[arg(long, value_name = "MODE", value_parser = crate::parse_crash_mode)]
+    pub crash: Option<nestris_core::CrashMode>,
 }
 
 /// Runs `nestris sim`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     if let Some(path) = &args.replay {
-        let replay = crate::replay::load(path)?;
+        let mut replay = crate::replay::load(path)?;
+        if let Some(mode) = args.crash {
+            replay.crash_mode = mode;
+        }
         let start = std::time::Instant::now();
         let (_, s) = replay.play_with_demo(replay.inputs.len(), &nestris_core::DemoData::BUILTIN);
         let secs = start.elapsed().as_secs_f64();
@@ -59,7 +67,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 "{}",
                 serde_json::json!({"games": 1, "frames": s.frames, "seconds": secs,
                     "frames_per_second": s.frames as f64 / secs.max(1e-9), "pieces": s.pieces,
-                    "lines": s.lines, "score": s.score, "final_hash": format!("{:016x}", s.final_hash)})
+                    "lines": s.lines, "score": s.score, "final_hash": format!("{:016x}", s.final_hash),
+                    "crash_mode": replay.crash_mode.name(), "lag_frames": s.lag_frames,
+                    "crashed": s.crash_frame.is_some(), "crash_frame": s.crash_frame})
             );
         } else {
             println!(
@@ -70,6 +80,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             println!(
                 "score {}, lines {}, level {}, pieces {}",
                 s.score, s.lines, s.level, s.pieces
+            );
+            println!(
+                "lag frames {}, {} (crash mode {})",
+                s.lag_frames,
+                match s.crash_frame {
+                    Some(f) => format!("crashed in frame {f}"),
+                    None => "no crash".to_string(),
+                },
+                replay.crash_mode
             );
         }
         return Ok(ExitCode::SUCCESS);
@@ -102,6 +121,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         region: if args.pal { Region::Pal } else { Region::Ntsc },
         policy,
         max_frames: args.max_frames,
+        crash_mode: args.crash.unwrap_or_default(),
     };
     let bar = if args.games >= 10 && !args.json {
         let b = ProgressBar::new(args.games);
@@ -136,6 +156,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             summary.frames_per_second / 1e6
         );
         println!("pieces     {}", summary.pieces);
+        println!(
+            "lag        {} lag frames; {} game(s) crashed (crash mode {})",
+            summary.lag_frames, summary.crashed, config.crash_mode
+        );
         println!("lines      {}", summary.lines);
         println!(
             "score      mean {:.0}; min {} p10 {} median {} p90 {} max {}",

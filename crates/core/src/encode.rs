@@ -4,9 +4,10 @@
 //! the layout is fixed: changing it means a new [`ENCODING_VERSION`]. Fields are written
 //! in declaration order, multi-byte numbers little-endian.
 //!
-//! Layout 1 holds the game's variables; the sub-frame timing (`render_flags`, `clock`) and
-//! the sound engine's state (`audio`) are not in it, and decoding gives those their values
-//! at a game's start.
+//! Layout 1 holds the game's variables; the sub-frame timing (`render_flags`, `clock`), the
+//! crash mode and whether the game crashed (`crash_mode`, `crashed`) and the sound engine's
+//! state (`audio`) are not in it, and decoding gives those their values at a game's start.
+//! They are in the timing block ([`Snapshot::encode_timing`]).
 
 use crate::flow::{Block, Cut, EndingStep, FlowVars, HighScores, PlayerCut, Resume, Then};
 use crate::playfield::Playfield;
@@ -94,6 +95,8 @@ fn resume_code(r: Resume) -> (u8, u8) {
                 Cut::Player(_) => 3,
             },
         ),
+        // Tags from 30 on: crash modes (20-29 are left to the lag frames' resume points).
+        Resume::Halted => (30, 0),
     }
 }
 
@@ -125,6 +128,7 @@ fn resume_from(tag: u8, arg: u8) -> Option<Resume> {
             3 => Cut::Player(PlayerCut::default()),
             _ => return None,
         }),
+        30 => Resume::Halted,
         _ => return None,
     })
 }
@@ -366,6 +370,8 @@ impl Snapshot {
             render_flags: 0,
             clock: crate::timing::Clock::default(),
             audio: crate::timing::recorded_audio(),
+            crash_mode: crate::CrashMode::default(),
+            crashed: false,
         };
         s.validate()?;
         Ok(s)
@@ -378,7 +384,9 @@ impl Snapshot {
     }
 
     /// What layout 1 leaves out, as [`TIMING_LEN`] bytes: the render flags, the sub-frame
-    /// clock and the sound engine's page ($0680-$06FF). With [`Snapshot::encode`] it is the
+    /// clock, the crash mode and the sound engine's page ($0680-$06FF). Byte 4 holds the
+    /// clock's four flags (bits 0-3), the crash mode's code (bits 4-5, `Cartridge` = 0) and
+    /// whether the game crashed (bit 6); bit 7 is 0. With [`Snapshot::encode`] it is the
     /// whole state: a game restored from both runs on exactly as the original.
     pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
         let mut out = [0u8; TIMING_LEN];
@@ -390,7 +398,9 @@ impl Snapshot {
             | (c.odd_cycle as u8) << 1
             | (c.odd_frame as u8) << 2
             | (c.known as u8) << 3
-            | (c.pause_entry as u8) << 7;
+            | (c.pause_entry as u8) << 7
+            | self.crash_mode.code() << 4
+            | (self.crashed as u8) << 6;
         out[5..7].copy_from_slice(&c.pending.to_le_bytes());
         let mut page = [0u8; 128];
         self.audio.write_page(&mut page);
@@ -409,7 +419,7 @@ impl Snapshot {
                 value: 0,
             });
         }
-        if bytes[0] != TIMING_VERSION || bytes[4] & 0x70 != 0 {
+        if bytes[0] != TIMING_VERSION {
             return Err(SnapshotError::OutOfRange {
                 field: "timing block version or clock bits",
                 value: bytes[0],
@@ -424,6 +434,9 @@ impl Snapshot {
         c.known = bytes[4] & 8 != 0;
         c.pause_entry = bytes[4] & 0x80 != 0;
         c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
+        // Blocks written before crash modes have 0 here: `Cartridge`, no crash.
+        self.crash_mode = crate::CrashMode::from_code(bytes[4] >> 4 & 3).unwrap_or_default();
+        self.crashed = bytes[4] & 0x40 != 0;
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..135]);
         self.audio = crate::audio::Audio::from_page(&page);

@@ -90,8 +90,12 @@ impl FrameEvents {
     /// pointer the dispatch jumps through, and the cartridge jumped to an address read from
     /// the wrong page. On the cartridge this halts the CPU (a `jam`), runs other code for a
     /// while, or freezes the game's state, depending on the address; the engine does not
-    /// model which yet and goes on as if the jump had been right.
+    /// model which and applies the game's [`crate::CrashMode`] (with it, [`Self::CRASHED`]).
     pub const DISPATCH_BROKEN: u32 = 1 << 25;
+    /// The cartridge crashed in this frame (the engine assumes the CPU halts at a broken
+    /// dispatch: see [`crate::CrashMode`]). With [`crate::CrashMode::Cartridge`] every later
+    /// frame of the halted game is flagged too; never with [`crate::CrashMode::Off`].
+    pub const CRASHED: u32 = 1 << 26;
 
     /// True if every flag of `flag` is set.
     #[inline]

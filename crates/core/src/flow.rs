@@ -144,6 +144,8 @@ pub enum Resume {
     TypeMenuSetup(u8),
     /// The game-type menu, once per frame.
     TypeMenu,
+    /// The CPU halted after a crash ([`crate::CrashMode::Cartridge`]): no frame runs any more.
+    Halted,
 }
 
 /// The steps of the game-over path that wait for frames.

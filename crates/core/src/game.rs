@@ -64,6 +64,9 @@ pub struct GameSetup {
     pub spawn_count: u8,
     /// The frame counter before game init (the line-clear animation and curtain phase on it).
     pub frame_counter: u16,
+    /// What happens when the cartridge would crash (default: it halts, as the console does).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub crash_mode: crate::CrashMode,
 }
 
 impl Default for GameSetup {
@@ -78,6 +81,7 @@ impl Default for GameSetup {
             rng: POWER_ON_SEED,
             spawn_count: 0,
             frame_counter: 0,
+            crash_mode: crate::CrashMode::Cartridge,
         }
     }
 }
@@ -176,7 +180,13 @@ impl Game {
             render_flags: 0,
             clock: crate::timing::Clock::default(),
             audio: crate::timing::recorded_audio(),
+            crash_mode: setup.crash_mode,
+            crashed: false,
         };
+        if setup.crash_mode == crate::CrashMode::Off {
+            // No cycle accounting at all: nothing placed, so no lag frame and no crash.
+            s.clock.known = false;
+        }
         if s.rng == 0 {
             // The all-zero LFSR never leaves 0; the cartridge can never be in it.
             s.rng = POWER_ON_SEED;
@@ -242,6 +252,11 @@ impl Game {
         music: Option<&MusicData>,
     ) -> FrameEvents {
         let mut ev = FrameEvents::default();
+        if self.s.resume == Resume::Halted {
+            // The CPU halted: nothing runs, not even the interrupt.
+            ev.set(FrameEvents::CRASHED);
+            return ev;
+        }
         if self.s.flow.nmi_off_frames != 0 {
             // The main loop sits in the reset code or a screen upload the whole frame,
             // then switches the interrupt back on and waits for the next one.
@@ -373,10 +388,14 @@ impl Game {
                 if cut == Cut::Dispatch {
                     // The dispatch jumps through the pointer the interrupt zeroed: where it
                     // goes depends on the cartridge's bytes, and what follows (a jam, a
-                    // detour through other code, a frozen state) is not modelled yet. The
-                    // game goes on as if the jump had been right, its timing lost.
+                    // detour through other code, a frozen state) is not modelled; the crash
+                    // mode decides. Played on, the game goes as if the jump had been right,
+                    // its timing lost.
                     ev.set(FrameEvents::DISPATCH_BROKEN);
                     ev.cycles.known = false;
+                    if self.crash(ev) {
+                        return;
+                    }
                 }
                 let s = &self.s;
                 let resets = s.held == 0xF0 && s.game_mode_state <= 6;
@@ -569,8 +588,8 @@ impl Game {
             }
         }
         let next = match self.s.resume {
-            // Handled above.
-            Resume::Interrupted(_) => Next::Wait,
+            // Handled above, and in `step_with`.
+            Resume::Interrupted(_) | Resume::Halted => Next::Wait,
             Resume::MainLoop => {
                 // The main loop's own wait is followed by the demo's end check; `pending` is
                 // the `nop` left when the interrupt came just after the wait's store.
@@ -872,6 +891,8 @@ impl Game {
     /// `gameModeState_initGameState`, up to its first wait.
     fn init_game_state(&mut self, demo: &DemoData) {
         let s = &mut self.s;
+        // A crash shown in the last game is not this one's.
+        s.crashed = false;
         s.playfield = Playfield::empty();
         s.stats = [[0; 2]; 7];
         s.x = 5;

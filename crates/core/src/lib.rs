@@ -28,6 +28,7 @@ pub mod audio;
 pub mod bcd;
 mod builtin_demo;
 mod buttons;
+mod crash;
 pub mod cycles;
 mod cycles_play;
 mod demo;
@@ -48,6 +49,7 @@ pub mod tables;
 pub mod timing;
 
 pub use buttons::Buttons;
+pub use crash::{Crash, CrashMode};
 pub use demo::{DemoData, DemoRecorder, DEMO_BUTTON_BYTES};
 pub use events::{Cycles, FrameEvents};
 pub use flow::{Block, Cut, PlayerCut, Resume, Then};

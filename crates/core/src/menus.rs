@@ -89,6 +89,8 @@ impl Game {
             render_flags: 0,
             clock: crate::timing::Clock::default(),
             audio: crate::audio::Audio::CLEARED,
+            crash_mode: crate::CrashMode::Cartridge,
+            crashed: false,
         };
         Game { s }
     }

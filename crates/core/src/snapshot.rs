@@ -110,6 +110,13 @@ pub struct Snapshot {
     pub clock: crate::timing::Clock,
     /// The sound engine's variables (page 6): its cycles count in every frame.
     pub audio: crate::audio::Audio,
+    /// What the engine does when the cartridge would crash (a game-setup option, not a
+    /// cartridge variable; see [`crate::CrashMode`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub crash_mode: crate::CrashMode,
+    /// The cartridge would have crashed in this game (see [`crate::Game::crashed`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub crashed: bool,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

@@ -25,3 +25,25 @@ fn snapshots_round_trip_through_json() {
     let json = serde_json::to_string(&setup).unwrap();
     assert_eq!(serde_json::from_str::<GameSetup>(&json).unwrap(), setup);
 }
+
+#[test]
+fn json_from_before_crash_modes_still_reads() {
+    use nestris_core::CrashMode;
+    let setup = GameSetup {
+        crash_mode: CrashMode::TopOut,
+        ..GameSetup::default()
+    };
+    let mut v = serde_json::to_value(setup).unwrap();
+    assert_eq!(v["crash_mode"], "topout");
+    v.as_object_mut().unwrap().remove("crash_mode");
+    let old: GameSetup = serde_json::from_value(v).unwrap();
+    assert_eq!(old.crash_mode, CrashMode::Cartridge);
+    let s = Game::new(setup).snapshot();
+    let mut v = serde_json::to_value(&s).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("crash_mode");
+    o.remove("crashed");
+    let old: Snapshot = serde_json::from_value(v).unwrap();
+    assert_eq!(old.crash_mode, CrashMode::Cartridge);
+    assert!(!old.crashed);
+}

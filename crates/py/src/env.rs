@@ -80,13 +80,15 @@ fn info<'py>(py: Python<'py>, ep: &Episode, res: &StepResult) -> PyResult<Bound<
     d.set_item(intern!(py, "frames"), ep.frames)?;
     d.set_item(intern!(py, "events"), res.flags)?;
     d.set_item(intern!(py, "lines_cleared"), res.lines_cleared)?;
+    d.set_item(intern!(py, "lag"), res.lag)?;
+    d.set_item(intern!(py, "crashed"), ep.game.crashed().is_some())?;
     Ok(d)
 }
 
 /// The frame-level environment's engine side (see ``nestris.env.NesTetrisEnv``).
 ///
 /// ``FrameEnv(start_level=0, region="ntsc", game_type="A", height=0, actions=None,
-/// frame_skip=1, reward="score", observation="board")``; ``reset(seed)`` then
+/// frame_skip=1, reward="score", observation="board", crash_mode="cartridge")``; ``reset(seed)`` then
 /// ``step(action) -> (observation, reward, terminated, info)``.
 #[pyclass(module = "nestris._nestris", name = "FrameEnv")]
 #[derive(Debug)]
@@ -99,8 +101,8 @@ pub struct FrameEnv {
 impl FrameEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board"),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\")"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", crash_mode="cartridge"),
+        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\")"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -116,10 +118,11 @@ impl FrameEnv {
         frame_skip: Option<&Bound<'_, PyAny>>,
         reward: &str,
         observation: &str,
+        crash_mode: &str,
     ) -> PyResult<Self> {
         let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
-        let cfg = EnvConfig::parse(
+        let mut cfg = EnvConfig::parse(
             start_level.unwrap_or(&zero),
             region,
             game_type,
@@ -130,6 +133,7 @@ impl FrameEnv {
             observation,
             None,
         )?;
+        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
         let ep = Episode::new(&cfg, Some(0));
         Ok(FrameEnv { cfg, ep })
     }

@@ -13,11 +13,12 @@ pub const ENDING_EVENTS: u32 =
     FrameEvents::TOPPED_OUT | FrameEvents::GAME_ENDED | FrameEvents::B_TYPE_WON;
 
 /// True when the game is no longer in play: topped out (the curtain), ended, won
-/// (B-type ending) or out of the play mode altogether.
+/// (B-type ending), halted by a crash, or out of the play mode altogether.
 #[inline]
 pub fn game_over(game: &Game) -> bool {
     let s = game.state();
-    s.game_mode != 4
+    game.halted()
+        || s.game_mode != 4
         || s.play_state == 0
         || s.play_state == 10
         || matches!(s.resume, Resume::Ending(_))
@@ -34,6 +35,8 @@ pub struct StepResult {
     pub flags: u32,
     /// Lines cleared in the step's frames.
     pub lines_cleared: u32,
+    /// Lag frames among the step's frames.
+    pub lag: u32,
 }
 
 /// A running episode.
@@ -88,6 +91,7 @@ impl Episode {
             self.frames += 1;
             out.flags |= ev.flags;
             out.lines_cleared += u32::from(ev.lines_cleared);
+            out.lag += ev.has(FrameEvents::LAG) as u32;
             if ev.flags & ENDING_EVENTS != 0 || game_over(&self.game) {
                 self.ended = true;
                 break;

@@ -14,7 +14,7 @@ use crate::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
 use crate::options::{parse_region, seed_arg, GameOptions};
 
 /// The event flags and their Python names, in bit order.
-pub const EVENT_NAMES: [(&str, u32); 24] = [
+pub const EVENT_NAMES: [(&str, u32); 27] = [
     ("SHIFTED", FrameEvents::SHIFTED),
     ("ROTATED", FrameEvents::ROTATED),
     ("DROPPED", FrameEvents::DROPPED),
@@ -39,6 +39,9 @@ pub const EVENT_NAMES: [(&str, u32); 24] = [
     ("MENU_BEEP", FrameEvents::MENU_BEEP),
     ("SCREEN_CHANGED", FrameEvents::SCREEN_CHANGED),
     ("DEMO", FrameEvents::DEMO),
+    ("LAG", FrameEvents::LAG),
+    ("DISPATCH_BROKEN", FrameEvents::DISPATCH_BROKEN),
+    ("CRASHED", FrameEvents::CRASHED),
 ];
 
 /// What one frame (or several, combined) did: event flags and lines cleared.
@@ -543,8 +546,8 @@ fn buttons_arg(buttons: i64) -> PyResult<Buttons> {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None),
-        text_signature = "(level=0, seed=None, region=\"ntsc\", game_type=\"A\", height=0)"
+    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None, crash_mode="cartridge"),
+        text_signature = "(level=0, seed=None, region=\"ntsc\", game_type=\"A\", height=0, crash_mode=\"cartridge\")"
     )]
     fn py_new(
         py: Python<'_>,
@@ -553,14 +556,16 @@ impl PyGame {
         region: &str,
         game_type: &str,
         height: Option<&Bound<'_, PyAny>>,
+        crash_mode: &str,
     ) -> PyResult<Self> {
         let zero = 0i32.into_pyobject(py)?.into_any();
-        let opts = GameOptions::parse(
+        let mut opts = GameOptions::parse(
             level.unwrap_or(&zero),
             region,
             game_type,
             height.unwrap_or(&zero),
         )?;
+        opts.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
         let seed = seed_arg(seed)?;
         Ok(PyGame::wrap(py, Game::new(opts.setup(seed))))
     }
@@ -764,6 +769,21 @@ impl PyGame {
     #[getter]
     fn game_over(&self) -> bool {
         game_over(&self.game)
+    }
+
+    /// ``"halted"`` once the cartridge would have crashed (its CPU halts at the broken jump;
+    /// under ``crash_mode="cartridge"`` the game is then over), else ``None``.
+    #[getter]
+    fn crashed(&self) -> Option<&'static str> {
+        self.game.crashed().map(|c| match c {
+            nestris_core::Crash::Halted => "halted",
+        })
+    }
+
+    /// The crash mode: ``"cartridge"``, ``"show"``, ``"topout"`` or ``"off"``.
+    #[getter]
+    fn crash_mode(&self) -> &'static str {
+        self.game.crash_mode().name()
     }
 
     /// ``"ntsc"`` or ``"pal"``.

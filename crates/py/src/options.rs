@@ -1,7 +1,7 @@
 //! Reading and checking the arguments Python passes: levels, regions, game types, seeds,
 //! and the options shared by the environments.
 
-use nestris_core::{GameSetup, GameType, Region};
+use nestris_core::{CrashMode, GameSetup, GameType, Region};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 
@@ -107,6 +107,15 @@ pub fn parse_game_type(text: &str) -> PyResult<GameType> {
     }
 }
 
+/// `"cartridge"`, `"show"`, `"topout"` or `"off"` (see `nestris_core::CrashMode`).
+pub fn parse_crash_mode(text: &str) -> PyResult<CrashMode> {
+    CrashMode::from_name(text).ok_or_else(|| {
+        invalid_argument(format!(
+            "crash_mode must be \"cartridge\", \"show\", \"topout\" or \"off\", got {text:?}"
+        ))
+    })
+}
+
 /// What every game of an environment or a `Game` starts from, but the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameOptions {
@@ -118,6 +127,8 @@ pub struct GameOptions {
     pub level: u8,
     /// B-type garbage height 0..=5.
     pub height: u8,
+    /// What happens when the cartridge would crash (`Cartridge` unless set after parsing).
+    pub crash_mode: CrashMode,
 }
 
 impl GameOptions {
@@ -133,6 +144,7 @@ impl GameOptions {
             game_type: parse_game_type(game_type)?,
             level: int_in("level", level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
+            crash_mode: CrashMode::Cartridge,
         })
     }
 
@@ -148,6 +160,7 @@ impl GameOptions {
             game_type: self.game_type,
             level: self.level,
             height: self.height,
+            crash_mode: self.crash_mode,
             ..base
         }
     }
@@ -246,6 +259,7 @@ impl EnvConfig {
             game_type: parse_game_type(game_type)?,
             level: int_in("start_level", start_level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
+            crash_mode: CrashMode::Cartridge,
         };
         let actions = match actions {
             None => DEFAULT_ACTIONS.to_vec(),

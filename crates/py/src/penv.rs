@@ -108,6 +108,8 @@ fn info<'py>(
     d.set_item(intern!(py, "step_frames"), res.frames)?;
     d.set_item(intern!(py, "events"), res.flags)?;
     d.set_item(intern!(py, "lines_cleared"), res.lines_cleared)?;
+    d.set_item(intern!(py, "lag"), res.lag)?;
+    d.set_item(intern!(py, "crashed"), ep.game.crashed().is_some())?;
     let (mask, places) = choice_arrays(py, ep)?;
     d.set_item(intern!(py, "action_mask"), mask)?;
     d.set_item(intern!(py, "placements"), places)?;
@@ -119,7 +121,8 @@ fn info<'py>(
 /// ``nestris.env.NesTetrisPlacementEnv``).
 ///
 /// ``PlacementEnv(start_level=0, region="ntsc", game_type="A", height=0, tap_hz=30,
-/// reaction=0, das=False, soft_drop=False, reward="score", observation="board")``;
+/// reaction=0, das=False, soft_drop=False, reward="score", observation="board",
+/// crash_mode="cartridge")``;
 /// ``reset(seed)`` then ``step(action) -> (observation, reward, terminated, info)``.
 /// Action i is the i-th placement of ``placements()`` (orientation, x, y), ordered by
 /// orientation, then x, then y.
@@ -152,8 +155,8 @@ impl PlacementEnv {
 impl PlacementEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board"),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\")"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", crash_mode="cartridge"),
+        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\")"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -171,10 +174,11 @@ impl PlacementEnv {
         soft_drop: bool,
         reward: &str,
         observation: &str,
+        crash_mode: &str,
     ) -> PyResult<Self> {
         let zero = 0i32.into_bound_py_any(py)?;
         let thirty = 30i32.into_bound_py_any(py)?;
-        let cfg = PlacementConfig::parse(
+        let mut cfg = PlacementConfig::parse(
             start_level.unwrap_or(&zero),
             region,
             game_type,
@@ -187,6 +191,7 @@ impl PlacementEnv {
             observation,
             None,
         )?;
+        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
         let mut mg = MoveGen::new();
         let ep = PlacementEpisode::new(&cfg, Some(0), &mut mg);
         Ok(PlacementEnv { cfg, ep, mg })

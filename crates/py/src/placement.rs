@@ -7,7 +7,7 @@
 
 use nestris_ai::{InputModel, MoveGen, Start};
 use nestris_core::bcd::{lines_value, score_value};
-use nestris_core::{Buttons, Game};
+use nestris_core::{Buttons, FrameEvents, Game};
 use pyo3::prelude::*;
 
 use crate::episode::{game_over, ENDING_EVENTS};
@@ -110,6 +110,7 @@ impl PlacementConfig {
             game_type: parse_game_type(game_type)?,
             level: int_in("start_level", start_level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
+            crash_mode: nestris_core::CrashMode::Cartridge,
         };
         let max_episode_steps = match max_episode_steps {
             Some(m) if !m.is_none() => Some(int_in("max_episode_steps", m, 1, i64::MAX)? as u64),
@@ -157,6 +158,8 @@ pub struct PlacementResult {
     pub lines_cleared: u32,
     /// Frames run in the step.
     pub frames: u32,
+    /// Lag frames among them.
+    pub lag: u32,
 }
 
 /// The executed inputs did not put the piece where the move generator said (never
@@ -248,10 +251,10 @@ impl PlacementEpisode {
     }
 
     /// Runs frames with no input until a piece is under control in a state the move
-    /// generator can start from, or the game ends. Returns the flags and lines of those
-    /// frames and how many there were.
-    fn advance(&mut self) -> (u32, u32, u32) {
-        let (mut flags, mut lines, mut n) = (0u32, 0u32, 0u32);
+    /// generator can start from, or the game ends. Returns the flags, lines and lag frames
+    /// of those frames and how many there were.
+    fn advance(&mut self) -> (u32, u32, u32, u32) {
+        let (mut flags, mut lines, mut n, mut lag) = (0u32, 0u32, 0u32, 0u32);
         loop {
             if self.ended || game_over(&self.game) {
                 self.ended = true;
@@ -268,12 +271,13 @@ impl PlacementEpisode {
             n += 1;
             flags |= ev.flags;
             lines += u32::from(ev.lines_cleared);
+            lag += ev.has(FrameEvents::LAG) as u32;
             if ev.flags & ENDING_EVENTS != 0 {
                 self.ended = true;
             }
         }
         self.frames += u64::from(n);
-        (flags, lines, n)
+        (flags, lines, n, lag)
     }
 
     /// Fills `choices` and `inputs` for the piece now under control.
@@ -343,22 +347,30 @@ impl PlacementEpisode {
             out.frames += 1;
             out.flags |= ev.flags;
             out.lines_cleared += u32::from(ev.lines_cleared);
+            out.lag += ev.has(FrameEvents::LAG) as u32;
             if ev.flags & ENDING_EVENTS != 0 {
                 self.ended = true;
+            }
+            if self.game.halted() {
+                // A crash halted the console: the rest of the inputs would change nothing.
+                break;
             }
         }
         self.frames += u64::from(out.frames);
         let s = self.game.state();
-        if s.play_state != 2 || (s.piece, s.x, s.y) != (choice.o, choice.x, choice.y) {
+        if !self.game.halted() && s.play_state != 2
+            || (s.piece, s.x, s.y) != (choice.o, choice.x, choice.y)
+        {
             return Err(Desync {
                 expected: (choice.o, choice.x, choice.y),
                 found: (s.piece, s.x, s.y, s.play_state),
             });
         }
-        let (flags, lines, frames) = self.advance();
+        let (flags, lines, frames, lag) = self.advance();
         out.flags |= flags;
         out.lines_cleared += lines;
         out.frames += frames;
+        out.lag += lag;
         self.steps += 1;
         self.generate(cfg, mg);
         out.terminated = self.ended;

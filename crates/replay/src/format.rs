@@ -3,7 +3,7 @@
 
 use crate::{DemoSource, Replay, Start};
 use nestris_core::encode::ENCODED_LEN;
-use nestris_core::{Buttons, GameSetup, GameType, Region, Snapshot};
+use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
 
 /// The first eight bytes of every replay file.
 pub const MAGIC: [u8; 8] = *b"NESTRISR";
@@ -79,6 +79,8 @@ const START_POWER_ON: u8 = 0;
 const START_SETUP: u8 = 1;
 const START_SNAPSHOT: u8 = 2;
 const FLAG_HASH: u8 = 1;
+/// A crash-mode byte follows the start payload (absent: written before crash modes, `Off`).
+const FLAG_CRASH_MODE: u8 = 2;
 
 impl Replay {
     /// The replay as bytes.
@@ -86,11 +88,12 @@ impl Replay {
         let mut out = Vec::with_capacity(64 + self.inputs.len() / 4);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.push(if self.final_hash.is_some() {
+        let hash_flag = if self.final_hash.is_some() {
             FLAG_HASH
         } else {
             0
-        });
+        };
+        out.push(hash_flag | FLAG_CRASH_MODE);
         out.push(self.start.region() as u8);
         out.push(match self.demo {
             DemoSource::Builtin => 0,
@@ -114,6 +117,7 @@ impl Replay {
                 out.extend_from_slice(&s.encode());
             }
         }
+        out.push(self.crash_mode.code());
         out.extend_from_slice(&(self.inputs.len() as u32).to_le_bytes());
         out.extend_from_slice(&self.final_hash.unwrap_or(0).to_le_bytes());
         let meta = self.metadata.as_bytes();
@@ -182,7 +186,7 @@ impl Replay {
 fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> {
     let flags_at = r.at;
     let flags = r.u8("flags")?;
-    if flags & !FLAG_HASH != 0 {
+    if flags & !(FLAG_HASH | FLAG_CRASH_MODE) != 0 {
         return Err(ReplayError::BadField {
             what: "flags",
             value: flags as u64,
@@ -281,6 +285,8 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
                 rng,
                 spawn_count,
                 frame_counter,
+                // Set with the crash-mode byte below.
+                crash_mode: CrashMode::Off,
             })
         }
         START_SNAPSHOT => {
@@ -307,6 +313,23 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
             })
         }
     };
+    let mut start = start;
+    // Without the byte the file predates crash modes, and the engine that wrote it had none:
+    // no cycle accounting.
+    let crash_mode = if flags & FLAG_CRASH_MODE != 0 {
+        let at = r.at;
+        let code = r.u8("crash mode")?;
+        CrashMode::from_code(code).ok_or(ReplayError::BadField {
+            what: "crash mode",
+            value: code as u64,
+            at,
+        })?
+    } else {
+        CrashMode::Off
+    };
+    if let Start::Setup(s) = &mut start {
+        s.crash_mode = crash_mode;
+    }
     let frames_at = r.at;
     let frames = r.u32("frame count")? as u64;
     if frames > MAX_FRAMES {
@@ -366,6 +389,7 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
             None
         },
         metadata,
+        crash_mode,
     })
 }
 
@@ -483,8 +507,9 @@ mod tests {
         let mut expected = Vec::new();
         expected.extend_from_slice(b"NESTRISR");
         expected.extend_from_slice(&[1, 0]); // format version
-        expected.extend_from_slice(&[1, 0, 0]); // flags: hash; NTSC; built-in demo
+        expected.extend_from_slice(&[3, 0, 0]); // flags: hash, crash mode; NTSC; built-in demo
         expected.extend_from_slice(&[1, 0, 9, 0, 0, 0, 0x34, 0x12, 3, 7, 0]); // setup
+        expected.push(0); // crash mode: cartridge
         expected.extend_from_slice(&[6, 0, 0, 0]); // frames
         expected.extend_from_slice(&hash);
         expected.extend_from_slice(&[4, 0]);
@@ -494,6 +519,79 @@ mod tests {
         expected.extend_from_slice(&crc.to_le_bytes());
         assert_eq!(b, expected);
         assert_eq!(Replay::from_bytes(&b).unwrap(), r);
+    }
+
+    #[test]
+    fn every_crash_mode_round_trips() {
+        for mode in CrashMode::ALL {
+            for start in [
+                Start::PowerOn(Region::Pal),
+                Start::Setup(GameSetup {
+                    crash_mode: mode,
+                    ..GameSetup::default()
+                }),
+                // As a file holds it: layout 1, the rest at a game's start.
+                Start::Snapshot(Box::new(
+                    Snapshot::decode(
+                        &nestris_core::Game::new(GameSetup::default())
+                            .snapshot()
+                            .encode(),
+                    )
+                    .unwrap(),
+                )),
+            ] {
+                let mut r = Replay::new(start);
+                r.crash_mode = mode;
+                r.inputs = vec![Buttons::LEFT; 50];
+                r.seal();
+                let back = Replay::from_bytes(&r.to_bytes()).unwrap();
+                assert_eq!(back.crash_mode, mode);
+                if let Start::Setup(s) = &back.start {
+                    assert_eq!(s.crash_mode, mode);
+                }
+                assert_eq!(back, r);
+                assert_eq!(back.game().crash_mode(), mode);
+                assert!(back.verify().is_ok());
+            }
+        }
+        let mut b = small().to_bytes();
+        // The crash-mode byte: 4 is no mode.
+        b[24] = 4;
+        let n = b.len();
+        let crc = crc32fast::hash(&b[..n - 4]);
+        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            Replay::from_bytes(&b),
+            Err(ReplayError::BadField {
+                what: "crash mode",
+                at: 24,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_file_from_before_crash_modes_reads_as_off_and_verifies() {
+        // The pinned example's bytes as the format wrote them before crash modes: flag bit 1
+        // clear, no crash-mode byte.
+        let mut r = small();
+        r.crash_mode = CrashMode::Off;
+        if let Start::Setup(s) = &mut r.start {
+            s.crash_mode = CrashMode::Off;
+        }
+        r.seal();
+        let mut b = r.to_bytes();
+        b[10] &= !FLAG_CRASH_MODE;
+        b.remove(24);
+        let n = b.len();
+        let crc = crc32fast::hash(&b[..n - 4]);
+        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        let old = Replay::from_bytes(&b).unwrap();
+        assert_eq!(old.crash_mode, CrashMode::Off);
+        assert!(matches!(&old.start, Start::Setup(s) if s.crash_mode == CrashMode::Off));
+        assert!(!old.game().state().clock.known);
+        assert!(old.verify().is_ok());
+        assert_eq!(old, r);
     }
 
     #[test]

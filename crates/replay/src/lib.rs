@@ -27,7 +27,7 @@ pub mod session;
 pub use format::{ReplayError, FORMAT_VERSION, MAGIC, MAX_FRAMES};
 pub use recorder::{write_atomically, Recorder};
 
-use nestris_core::{Buttons, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
+use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
 
 /// Where a replay starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +50,8 @@ impl Start {
         }
     }
 
-    /// The game at the replay's first frame.
+    /// The game at the replay's first frame, in the start's own crash mode (a setup's, else
+    /// `Cartridge`); [`Replay::game`] applies the replay's.
     pub fn game(&self) -> Game {
         match self {
             Start::PowerOn(r) => Game::power_on(*r),
@@ -85,6 +86,10 @@ pub struct Replay {
     pub final_hash: Option<u64>,
     /// Free text: who played, when, with which program.
     pub metadata: String,
+    /// What the engine did when the cartridge would crash. It decides the game, so it is
+    /// recorded; for a [`Start::Setup`] it overrides the setup's own field (reading a file
+    /// sets both). Files written before crash modes existed read as [`CrashMode::Off`].
+    pub crash_mode: CrashMode,
 }
 
 /// What playing a replay found.
@@ -106,12 +111,22 @@ pub struct Summary {
     pub game_type: u8,
     /// The final state's hash.
     pub final_hash: u64,
+    /// Lag frames played (`FrameEvents::LAG`).
+    pub lag_frames: u64,
+    /// The frame (from 0) in which the cartridge would have crashed, if it did.
+    pub crash_frame: Option<u64>,
 }
 
 impl Replay {
-    /// An empty replay from `start`, recorded with the built-in demo.
+    /// An empty replay from `start`, recorded with the built-in demo, in the setup's crash
+    /// mode (the default, `Cartridge`, for other starts).
     pub fn new(start: Start) -> Replay {
+        let crash_mode = match &start {
+            Start::Setup(s) => s.crash_mode,
+            _ => CrashMode::default(),
+        };
         Replay {
+            crash_mode,
             start,
             demo: DemoSource::Builtin,
             inputs: Vec::new(),
@@ -131,14 +146,27 @@ impl Replay {
         self.final_hash = Some(game.state().state_hash());
     }
 
+    /// The game at the replay's first frame, in the replay's crash mode.
+    pub fn game(&self) -> Game {
+        let mut game = self.start.game();
+        game.set_crash_mode(self.crash_mode);
+        game
+    }
+
     /// Plays the first `frames` frames; returns the game and what happened.
     pub fn play_with_demo(&self, frames: usize, demo: &DemoData) -> (Game, Summary) {
-        let mut game = self.start.game();
+        let mut game = self.game();
         let mut pieces = 0u64;
         let mut ended = 0u32;
+        let mut lag_frames = 0u64;
+        let mut crash_frame = None;
         let n = frames.min(self.inputs.len());
-        for &b in &self.inputs[..n] {
+        for (i, &b) in self.inputs[..n].iter().enumerate() {
             let ev = game.step_with_demo(b, demo);
+            lag_frames += ev.has(FrameEvents::LAG) as u64;
+            if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
+                crash_frame = Some(i as u64);
+            }
             if ev.has(FrameEvents::SPAWNED) {
                 pieces += 1;
             }
@@ -156,6 +184,8 @@ impl Replay {
             games_ended: ended,
             game_type: s.game_type,
             final_hash: s.state_hash(),
+            lag_frames,
+            crash_frame,
         };
         (game, summary)
     }

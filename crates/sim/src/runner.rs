@@ -2,7 +2,7 @@
 
 use crate::policy::{Driver, Policy};
 use nestris_core::bcd::{lines_value, score_value};
-use nestris_core::{FrameEvents, Game, GameSetup, Region};
+use nestris_core::{CrashMode, FrameEvents, Game, GameSetup, Region};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -24,6 +24,8 @@ pub struct SimConfig {
     pub policy: Policy,
     /// A game stops after this many frames even if it has not ended.
     pub max_frames: u64,
+    /// What the engine does when the cartridge would crash.
+    pub crash_mode: CrashMode,
 }
 
 impl Default for SimConfig {
@@ -36,6 +38,7 @@ impl Default for SimConfig {
             region: Region::Ntsc,
             policy: Policy::Idle,
             max_frames: 10_000_000,
+            crash_mode: CrashMode::Cartridge,
         }
     }
 }
@@ -55,8 +58,15 @@ pub struct GameOutcome {
     pub score: u32,
     /// Final level.
     pub level: u8,
-    /// True if it topped out (false: stopped by `max_frames`).
+    /// True if it topped out (false: stopped by `max_frames` or a crash).
     pub topped_out: bool,
+    /// Lag frames (`FrameEvents::LAG`).
+    pub lag_frames: u64,
+    /// True if the cartridge would have crashed (`Game::crashed`); under crash mode
+    /// `cartridge` the game ended there.
+    pub crashed: bool,
+    /// The frame (from 0) of the crash.
+    pub crash_frame: Option<u64>,
     /// Hash of the final state.
     pub state_hash: u64,
 }
@@ -66,19 +76,25 @@ pub fn play_one(setup: GameSetup, seed: u64, policy: &Policy, max_frames: u64) -
     play_from(Game::new(setup), seed, policy, max_frames)
 }
 
-/// Plays on from any state (a replay's start, a snapshot) until a top-out or
-/// `max_frames` frames; `seed` drives the random policy.
+/// Plays on from any state (a replay's start, a snapshot) until a top-out, a halt (a crash
+/// under crash mode `cartridge`) or `max_frames` frames; `seed` drives the random policy.
 pub fn play_from(mut game: Game, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
     let mut driver = Driver::new(policy.clone(), seed);
     let mut frames = 0u64;
     let mut pieces = 1u64;
     let mut topped_out = false;
-    while frames < max_frames {
+    let mut lag_frames = 0u64;
+    let mut crash_frame = None;
+    while frames < max_frames && !game.halted() {
         let b = driver.buttons(game.state());
         let ev = game.step(b);
         frames += 1;
         if ev.flags & FrameEvents::SPAWNED != 0 {
             pieces += 1;
+        }
+        lag_frames += ev.has(FrameEvents::LAG) as u64;
+        if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
+            crash_frame = Some(frames - 1);
         }
         if ev.flags & FrameEvents::TOPPED_OUT != 0 {
             topped_out = true;
@@ -94,6 +110,9 @@ pub fn play_from(mut game: Game, seed: u64, policy: &Policy, max_frames: u64) ->
         score: score_value(s.score),
         level: s.level,
         topped_out,
+        lag_frames,
+        crashed: game.crashed().is_some(),
+        crash_frame,
         state_hash: s.state_hash(),
     }
 }
@@ -119,6 +138,10 @@ pub struct Summary {
     pub score_percentiles: [u32; 5],
     /// Games that topped out.
     pub topped_out: u64,
+    /// Lag frames in all.
+    pub lag_frames: u64,
+    /// Games in which the cartridge would have crashed.
+    pub crashed: u64,
     /// Every game, in seed order.
     pub outcomes: Vec<GameOutcome>,
 }
@@ -145,6 +168,7 @@ pub fn run(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Summary {
                         let setup = GameSetup {
                             region: config.region,
                             level: config.level,
+                            crash_mode: config.crash_mode,
                             ..GameSetup::from_seed(seed)
                         };
                         mine.push(play_one(setup, seed, &config.policy, config.max_frames));
@@ -189,6 +213,8 @@ pub fn run(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Summary {
         },
         score_percentiles: [pct(0.0), pct(0.1), pct(0.5), pct(0.9), pct(1.0)],
         topped_out: outcomes.iter().filter(|o| o.topped_out).count() as u64,
+        lag_frames: outcomes.iter().map(|o| o.lag_frames).sum(),
+        crashed: outcomes.iter().filter(|o| o.crashed).count() as u64,
         outcomes,
     }
 }
@@ -230,5 +256,43 @@ mod tests {
             g.step(nestris_core::Buttons::NONE);
         }
         assert_eq!(g.state().state_hash(), o.state_hash);
+        assert_eq!((o.lag_frames, o.crashed), (0, false));
+    }
+
+    /// A capped single at level 159, music off: its score frame lags and the next frame's
+    /// interrupt breaks a dispatch (the core's `tests/crash.rs`).
+    fn crashing(mode: CrashMode) -> Game {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            music_type: 3,
+            crash_mode: mode,
+            ..GameSetup::default()
+        });
+        g.step(nestris_core::Buttons::NONE);
+        let mut s = g.snapshot();
+        s.level = 159;
+        s.score = [0x99; 3];
+        s.lines = [0x50, 0x14];
+        s.playfield = nestris_core::Playfield::empty();
+        s.play_state = 5;
+        s.completed_lines = 1;
+        s.vram_row = 32;
+        Game::from_snapshot(s).unwrap()
+    }
+
+    #[test]
+    fn a_crash_ends_the_game_under_cartridge_rules_and_is_reported() {
+        let o = play_from(crashing(CrashMode::Cartridge), 1, &Policy::Idle, 1_000_000);
+        assert_eq!((o.frames, o.lag_frames), (2, 1));
+        assert!(o.crashed && !o.topped_out);
+        assert_eq!(o.crash_frame, Some(1));
+        let o = play_from(crashing(CrashMode::Show), 1, &Policy::Idle, 1_000_000);
+        assert!(o.crashed && o.topped_out && o.frames > 100);
+        assert_eq!(o.crash_frame, Some(1));
+        let o = play_from(crashing(CrashMode::TopOut), 1, &Policy::Idle, 1_000_000);
+        assert!(o.crashed && o.topped_out);
+        assert_eq!(o.frames, 2);
+        let o = play_from(crashing(CrashMode::Off), 1, &Policy::Idle, 1_000_000);
+        assert_eq!((o.lag_frames, o.crashed, o.crash_frame), (0, false, None));
     }
 }

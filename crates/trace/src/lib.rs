@@ -74,6 +74,16 @@ pub fn check_with(
     trace: &Trace,
     cartridge: Option<&nestris_core::Cartridge>,
 ) -> Result<Outcome, TraceError> {
+    check_in_mode(trace, cartridge, nestris_core::CrashMode::Cartridge)
+}
+
+/// [`check_with`] with the engine in crash mode `mode` (`check_with` uses the default,
+/// `Cartridge`, whose halt at a broken dispatch is a divergence where the cartridge went on).
+pub fn check_in_mode(
+    trace: &Trace,
+    cartridge: Option<&nestris_core::Cartridge>,
+    mode: nestris_core::CrashMode,
+) -> Result<Outcome, TraceError> {
     let video_frames = trace.header.is_power_on();
     let mut game = if video_frames {
         let region = match trace.header.fields.get("region").and_then(Value::as_str) {
@@ -84,6 +94,7 @@ pub fn check_with(
     } else {
         game_from_header(&trace.header)?
     };
+    game.set_crash_mode(mode);
     let mut recent: Vec<(u64, Buttons)> = Vec::with_capacity(RECENT + 1);
     let step = |game: &mut Game, b: Buttons| match cartridge {
         Some(c) => game.step_with_cartridge(b, c),

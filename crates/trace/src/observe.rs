@@ -179,6 +179,8 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         audio: nestris_core::audio::Audio::from_page(
             ram[0x680..0x700].try_into().expect("128 bytes"),
         ),
+        crash_mode: nestris_core::CrashMode::Cartridge,
+        crashed: false,
     };
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }

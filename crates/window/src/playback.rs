@@ -150,7 +150,7 @@ impl Playback {
     /// built-in ones unless the replay was recorded with a cartridge's). `hud` keeps the
     /// HUD's counters too. An empty replay is at its end at once.
     pub fn new(replay: Replay, demo: DemoData, hud: bool) -> Playback {
-        let game = replay.start.game();
+        let game = replay.game();
         let mut renderer = Renderer::new();
         renderer.observe(&game);
         let at = Point {
@@ -424,7 +424,7 @@ mod tests {
 
     /// The hash, the picture and the HUD after every frame, played straight through.
     fn straight(replay: &Replay) -> Vec<(u64, Vec<u32>, HudStats)> {
-        let mut game = replay.start.game();
+        let mut game = replay.game();
         let mut renderer = Renderer::new();
         renderer.observe(&game);
         let mut hud = HudStats::default();

@@ -112,6 +112,9 @@ class Event(enum.IntFlag):
     MENU_BEEP = 1 << 21
     SCREEN_CHANGED = 1 << 22
     DEMO = 1 << 23
+    LAG = 1 << 24
+    DISPATCH_BROKEN = 1 << 25
+    CRASHED = 1 << 26
 
 
 # The Python flags must be the engine's.

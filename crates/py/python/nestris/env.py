@@ -44,6 +44,11 @@ Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
   or ``"pixels"``: a 240x256x3 ``uint8`` picture of the play screen.
 * ``frame_skip`` (1): frames per step, the buttons held through them.
 * ``render_mode``: ``"rgb_array"`` (the 240x256x3 picture) or ``"ansi"`` (text).
+* ``crash_mode`` (``"cartridge"``): what happens where the cartridge would crash (a score
+  frame at level ~155 and up running into the jump-table dispatch): ``"cartridge"`` ends
+  the episode (the console halts), ``"show"`` plays on, ``"topout"`` ends it as a top-out,
+  ``"off"`` models no lag frames or crashes. ``info["lag"]`` counts the step's lag frames,
+  ``info["crashed"]`` says whether the game has crashed.
 
 Seeding: ``reset(seed=s)`` starts the game from ``GameSetup::from_seed(s)``, so the
 same seed and actions give the same episode. ``reset()`` without a seed continues
@@ -181,6 +186,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
         frame_skip: int = 1,
         actions: Sequence[int] | None = None,
         render_mode: str | None = None,
+        crash_mode: str = "cartridge",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -195,6 +201,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
             frame_skip=frame_skip,
             reward=reward,
             observation=observation,
+            crash_mode=crash_mode,
         )
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(len(self._core.actions))
@@ -222,7 +229,9 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """One step: ``(observation, reward, terminated, truncated, info)``; ``info``
         holds ``score``, ``lines``, ``level``, ``frames`` (in the episode), ``events``
-        (``nestris.Event`` flags of the step) and ``lines_cleared``."""
+        (``nestris.Event`` flags of the step), ``lines_cleared``, ``lag`` (lag frames in
+        the step) and ``crashed`` (the cartridge would have crashed in this game; under
+        ``crash_mode="cartridge"`` that ends the episode)."""
         obs, reward, terminated, info = self._core.step(action)
         return obs, reward, terminated, False, info
 
@@ -345,6 +354,7 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
         reward: str = "score",
         observation: str = "board",
         render_mode: str | None = None,
+        crash_mode: str = "cartridge",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -361,6 +371,7 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
             soft_drop=bool(soft_drop),
             reward=reward,
             observation=observation,
+            crash_mode=crash_mode,
         )
         self.render_mode = render_mode
         self.action_space = PlacementSpace(MAX_PLACEMENTS, _mask_of(weakref.ref(self)))

@@ -1,0 +1,160 @@
+//! Crash modes: what the engine does when the cartridge would crash.
+//!
+//! At levels around 155-165 (and again near 255) a score frame can run so long that the
+//! next frame interrupt lands inside a jump-table dispatch (`switch_s_plus_2a`) and zeroes
+//! the pointer it jumps through (`tests/CARTRIDGE.md` §21). The engine finds that moment
+//! (`FrameEvents::DISPATCH_BROKEN`, in the frame after the lag frame); what the console then
+//! does depends on the bytes at the wrong address, which the engine does not read. On the
+//! recordings (`tests/high-level/crash/`) 17 of 20 broken dispatches halted the CPU (a `jam`:
+//! a halting opcode in the zero page or at `$EFA9`, in the frame after the lag frame) and 3
+//! jumped into code that returned and let the game go on. [`CrashMode::Cartridge`] therefore
+//! assumes the halt, every time: it is what the console does most of the time, not a
+//! prediction for each address.
+//!
+//! The mode is a game-setup option ([`crate::GameSetup::crash_mode`]), as in TetrisGYM's
+//! crash modes, and part of the save state ([`crate::Snapshot::crash_mode`]).
+
+use crate::audio::SoundEffect;
+use crate::events::FrameEvents;
+use crate::flow::Resume;
+use crate::game::Game;
+
+/// What the engine does when the cartridge would crash.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum CrashMode {
+    /// The game ends as the console's does: the CPU halts ([`Crash::Halted`]). From then on
+    /// [`Game::step`] changes nothing (no interrupt, no pad read) and flags every frame
+    /// [`FrameEvents::CRASHED`].
+    #[default]
+    Cartridge,
+    /// The crash is reported (`FrameEvents::CRASHED` in its frame, [`Game::crashed`] from
+    /// then on) and the game plays on as if the jump had gone where it should, its sub-frame
+    /// timing unknown from there (no more lag frames or crashes in this game).
+    Show,
+    /// The crash is reported and ends the game as a top-out: the curtain (`playState` 10)
+    /// and the usual game-over flow.
+    TopOut,
+    /// No cycle accounting at all, as before lag frames were modelled: no lag frame, no
+    /// crash, the timing unknown from the start (`state().clock.known` false).
+    Off,
+}
+
+impl CrashMode {
+    /// Every mode, in the order of their codes.
+    pub const ALL: [CrashMode; 4] = [
+        CrashMode::Cartridge,
+        CrashMode::Show,
+        CrashMode::TopOut,
+        CrashMode::Off,
+    ];
+
+    /// The mode's name on command lines and in Python (`cartridge`, `show`, `topout`, `off`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CrashMode::Cartridge => "cartridge",
+            CrashMode::Show => "show",
+            CrashMode::TopOut => "topout",
+            CrashMode::Off => "off",
+        }
+    }
+
+    /// The mode named `name` (as [`CrashMode::name`] spells it).
+    pub fn from_name(name: &str) -> Option<CrashMode> {
+        CrashMode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The mode's code 0..=3 (in the timing block and in replays).
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The mode with code `code`, if it is one.
+    pub const fn from_code(code: u8) -> Option<CrashMode> {
+        match code {
+            0 => Some(CrashMode::Cartridge),
+            1 => Some(CrashMode::Show),
+            2 => Some(CrashMode::TopOut),
+            3 => Some(CrashMode::Off),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Display for CrashMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the console did when the game crashed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Crash {
+    /// The CPU halted (the recordings' `jam`): the broken dispatch jumped to a halting
+    /// opcode and no interrupt runs any more. The engine assumes this for every broken
+    /// dispatch (17 of the 20 recorded ones; see the module's documentation).
+    Halted,
+}
+
+impl Game {
+    /// The game's crash, once the cartridge would have crashed (`None` before, and always
+    /// with [`CrashMode::Off`]). With [`CrashMode::Show`] and [`CrashMode::TopOut`] the game
+    /// went on; [`Game::halted`] tells whether it is over.
+    #[inline]
+    pub fn crashed(&self) -> Option<Crash> {
+        self.s.crashed.then_some(Crash::Halted)
+    }
+
+    /// True once the CPU has halted ([`CrashMode::Cartridge`]): the terminal state, in which
+    /// [`Game::step`] changes nothing.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.s.resume == Resume::Halted
+    }
+
+    /// The game's crash mode.
+    #[inline]
+    pub fn crash_mode(&self) -> CrashMode {
+        self.s.crash_mode
+    }
+
+    /// Changes the crash mode (for games not built from a [`crate::GameSetup`], such as
+    /// [`Game::power_on`]). [`CrashMode::Off`] drops the sub-frame timing, which no later
+    /// change brings back.
+    pub fn set_crash_mode(&mut self, mode: CrashMode) {
+        self.s.crash_mode = mode;
+        if mode == CrashMode::Off {
+            self.s.clock.known = false;
+        }
+    }
+
+    /// The interrupt of the last frame broke a dispatch (`Cut::Dispatch`): applies the crash
+    /// mode. True when the frame ends here (the CPU halted).
+    pub(crate) fn crash(&mut self, ev: &mut FrameEvents) -> bool {
+        if self.s.crash_mode == CrashMode::Off {
+            // Unreachable (no timing, no cut), but the mode says: no crash.
+            return false;
+        }
+        self.s.crashed = true;
+        ev.set(FrameEvents::CRASHED);
+        match self.s.crash_mode {
+            CrashMode::Cartridge => {
+                self.s.resume = Resume::Halted;
+                true
+            }
+            CrashMode::TopOut => {
+                // As the lock's top-out: the curtain from the next frame on. The rest of
+                // this frame runs as if the jump had been right.
+                self.s.play_state = 10;
+                self.s.curtain_row = 0xF0;
+                self.s.audio.play(SoundEffect::GameOverCurtain);
+                self.s.audio.silence();
+                ev.set(FrameEvents::TOPPED_OUT);
+                false
+            }
+            CrashMode::Show | CrashMode::Off => false,
+        }
+    }
+}
