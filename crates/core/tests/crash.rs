@@ -3,31 +3,17 @@
 //! image (the level-159 single over 2,050 lines breaks a dispatch in the frame after its lag
 //! frame; see `docs/LAG.md`).
 
+mod common;
+
 use nestris_core::encode::TIMING_LEN;
 use nestris_core::{
-    Buttons, Crash, CrashMode, FrameEvents, Game, GameSetup, Playfield, Region, Resume, Snapshot,
+    Buttons, Crash, CrashMode, FrameEvents, Game, GameSetup, Region, Resume, Snapshot,
 };
 
 /// The score frame of a single at level 159 with the score capped and music off: its frame
 /// lags (frame 0), and the interrupt lands in a dispatch (broken in frame 1).
 fn crashing_score_frame(mode: CrashMode) -> Game {
-    let mut g = Game::new(GameSetup {
-        level: 18,
-        music_type: 3,
-        crash_mode: mode,
-        ..GameSetup::default()
-    });
-    // Frame 0 of the game: its music choice (off) and the clock start.
-    g.step(Buttons::NONE);
-    let mut s: Snapshot = g.snapshot();
-    s.level = 159;
-    s.score = [0x99, 0x99, 0x99];
-    s.lines = [0x50, 0x14];
-    s.playfield = Playfield::empty();
-    s.play_state = 5;
-    s.completed_lines = 1;
-    s.vram_row = 32;
-    Game::from_snapshot(s).unwrap()
+    common::capped_score_frame(159, mode)
 }
 
 /// Steps the lag frame; returns the next frame's events (the broken dispatch's).

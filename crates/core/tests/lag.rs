@@ -3,29 +3,14 @@
 //! frames are placed from the engine alone (the recordings with music need the user's ROM:
 //! see `crates/trace/tests/high_level.rs`).
 
-use nestris_core::{
-    Buttons, Cut, FrameEvents, Game, GameSetup, PlayerCut, Playfield, Resume, Snapshot, Then,
-};
+mod common;
+
+use nestris_core::{Buttons, CrashMode, Cut, FrameEvents, Game, PlayerCut, Resume, Snapshot, Then};
 
 /// A game at `level` with the score capped, music off, a single just counted (the score
-/// frame comes next) and the field empty but for one row.
+/// frame comes next) and the field empty.
 fn score_frame_at(level: u8) -> Game {
-    let mut g = Game::new(GameSetup {
-        level: 18,
-        music_type: 3,
-        ..GameSetup::default()
-    });
-    // Frame 0 of the game: its music choice (off) and the clock start.
-    g.step(Buttons::NONE);
-    let mut s: Snapshot = g.snapshot();
-    s.level = level;
-    s.score = [0x99, 0x99, 0x99];
-    s.lines = [0x50, 0x14];
-    s.playfield = Playfield::empty();
-    s.play_state = 5;
-    s.completed_lines = 1;
-    s.vram_row = 32;
-    Game::from_snapshot(s).unwrap()
+    common::capped_score_frame(level, CrashMode::Cartridge)
 }
 
 /// The first level from 120 whose score frame lags, with that frame's events.
