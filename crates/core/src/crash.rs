@@ -3,13 +3,13 @@
 //! At levels around 155-165 (and again near 255) a score frame can run so long that the
 //! next frame interrupt lands inside a jump-table dispatch (`switch_s_plus_2a`) and zeroes
 //! the pointer it jumps through (`tests/CARTRIDGE.md` §21). The engine finds that moment
-//! (`FrameEvents::DISPATCH_BROKEN`, in the frame after the lag frame); what the console then
-//! does depends on the bytes at the wrong address, which the engine does not read. On the
-//! recordings (`tests/high-level/crash/`) 17 of 20 broken dispatches halted the CPU (a `jam`:
-//! a halting opcode in the zero page or at `$EFA9`, in the frame after the lag frame) and 3
-//! jumped into code that returned and let the game go on. [`CrashMode::Cartridge`] therefore
-//! assumes the halt, every time: it is what the console does most of the time, not a
-//! prediction for each address.
+//! (`FrameEvents::DISPATCH_BROKEN`, in the frame after the lag frame) and where the jump
+//! goes ([`crate::Jump`]). Through the table's page the target is one of five words of the
+//! cartridge: two halt the CPU ([`Crash::Halted`]), two are harmless detours the game
+//! survives (no crash: the engine plays them, cycles and all), and one is the legal
+//! screen's tail ([`Crash::LegalScreen`]). Into the zero page the console runs the game's
+//! variables as code; on all 14 recorded cases that walk reached a halting opcode, and the
+//! engine assumes it always does (it does not run the zero page).
 //!
 //! The mode is a game-setup option ([`crate::GameSetup::crash_mode`]), as in TetrisGYM's
 //! crash modes, and part of the save state ([`crate::Snapshot::crash_mode`]).
@@ -24,9 +24,10 @@ use crate::game::Game;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum CrashMode {
-    /// The game ends as the console's does: the CPU halts ([`Crash::Halted`]). From then on
-    /// [`Game::step`] changes nothing (no interrupt, no pad read) and flags every frame
-    /// [`FrameEvents::CRASHED`].
+    /// The game goes as the console's: at a halt ([`Crash::Halted`]) it ends, and from then
+    /// on [`Game::step`] changes nothing (no interrupt, no pad read) and flags every frame
+    /// [`FrameEvents::CRASHED`]; in the legal screen's tail ([`Crash::LegalScreen`]) it
+    /// freezes, then goes on as the demo.
     #[default]
     Cartridge,
     /// The crash is reported (`FrameEvents::CRASHED` in its frame, [`Game::crashed`] from
@@ -91,11 +92,42 @@ impl core::fmt::Display for CrashMode {
 /// What the console did when the game crashed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Crash {
     /// The CPU halted (the recordings' `jam`): the broken dispatch jumped to a halting
-    /// opcode and no interrupt runs any more. The engine assumes this for every broken
-    /// dispatch (17 of the 20 recorded ones; see the module's documentation).
+    /// opcode and no interrupt runs any more (17 of the 20 recorded broken dispatches).
     Halted,
+    /// The dispatch jumped into the legal screen's code: the game freezes (a 255-frame
+    /// sleep, then up to 255 frames waiting for Start), then goes on in the demo's game mode,
+    /// steered by the demo's buttons instead of the pad (3 recorded cases).
+    LegalScreen,
+}
+
+impl Crash {
+    /// The crash's name in reports (`halted`, `legal_screen`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Crash::Halted => "halted",
+            Crash::LegalScreen => "legal_screen",
+        }
+    }
+
+    /// The crash's code in the timing block (1, 2; 0 = none).
+    pub const fn code(self) -> u8 {
+        match self {
+            Crash::Halted => 1,
+            Crash::LegalScreen => 2,
+        }
+    }
+
+    /// The crash with code `code`, if it is one.
+    pub const fn from_code(code: u8) -> Option<Crash> {
+        match code {
+            1 => Some(Crash::Halted),
+            2 => Some(Crash::LegalScreen),
+            _ => None,
+        }
+    }
 }
 
 impl Game {
@@ -104,7 +136,7 @@ impl Game {
     /// went on; [`Game::halted`] tells whether it is over.
     #[inline]
     pub fn crashed(&self) -> Option<Crash> {
-        self.s.crashed.then_some(Crash::Halted)
+        self.s.crash
     }
 
     /// True once the CPU has halted ([`CrashMode::Cartridge`]): the terminal state, in which
@@ -130,18 +162,22 @@ impl Game {
         }
     }
 
-    /// The interrupt of the last frame broke a dispatch (`Cut::Dispatch`): applies the crash
-    /// mode. True when the frame ends here (the CPU halted).
-    pub(crate) fn crash(&mut self, ev: &mut FrameEvents) -> bool {
+    /// The interrupt of the last frame broke a dispatch (`Cut::Dispatch`) and the console
+    /// crashes as `crash` says: applies the crash mode. True when the cartridge's crash is
+    /// played (under [`CrashMode::Cartridge`]): a halt ends the frame here, the legal
+    /// screen's tail is the caller's to run.
+    pub(crate) fn crash(&mut self, crash: Crash, ev: &mut FrameEvents) -> bool {
         if self.s.crash_mode == CrashMode::Off {
             // Unreachable (no timing, no cut), but the mode says: no crash.
             return false;
         }
-        self.s.crashed = true;
+        self.s.crash = Some(crash);
         ev.set(FrameEvents::CRASHED);
         match self.s.crash_mode {
             CrashMode::Cartridge => {
-                self.s.resume = Resume::Halted;
+                if crash == Crash::Halted {
+                    self.s.resume = Resume::Halted;
+                }
                 true
             }
             CrashMode::TopOut => {

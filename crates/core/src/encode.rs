@@ -5,11 +5,12 @@
 //! in declaration order, multi-byte numbers little-endian.
 //!
 //! Layout 1 holds the game's variables; the sub-frame timing (`render_flags`, `clock`), the
-//! crash mode and whether the game crashed (`crash_mode`, `crashed`) and the sound engine's
+//! crash mode and how the game crashed (`crash_mode`, `crash`) and the sound engine's
 //! state (`audio`) are not in it, and decoding gives those their values at a game's start.
 //! They are in the timing block ([`Snapshot::encode_timing`]).
 
-use crate::flow::{Block, Cut, EndingStep, FlowVars, HighScores, PlayerCut, Resume, Then};
+use crate::crash::Crash;
+use crate::flow::{Block, Cut, EndingStep, FlowVars, HighScores, Jump, PlayerCut, Resume, Then};
 use crate::playfield::Playfield;
 use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
@@ -90,7 +91,9 @@ fn resume_code(r: Resume) -> (u8, u8) {
             match cut {
                 Cut::Audio => 0,
                 Cut::Passes => 1,
-                Cut::Dispatch => 2,
+                // A jump into the zero page; through the table's page: `0x80 | y`.
+                Cut::Dispatch(Jump::ZeroPage) => 2,
+                Cut::Dispatch(Jump::Page(y)) => 0x80 | y,
                 // Where in the update: in the timing block.
                 Cut::Player(_) => 3,
             },
@@ -124,7 +127,8 @@ fn resume_from(tag: u8, arg: u8) -> Option<Resume> {
         19 => Resume::Interrupted(match arg {
             0 => Cut::Audio,
             1 => Cut::Passes,
-            2 => Cut::Dispatch,
+            2 => Cut::Dispatch(Jump::ZeroPage),
+            0x80..=0xFF => Cut::Dispatch(Jump::Page(arg & 0x7F)),
             3 => Cut::Player(PlayerCut::default()),
             _ => return None,
         }),
@@ -371,7 +375,7 @@ impl Snapshot {
             clock: crate::timing::Clock::default(),
             audio: crate::timing::recorded_audio(),
             crash_mode: crate::CrashMode::default(),
-            crashed: false,
+            crash: None,
         };
         s.validate()?;
         Ok(s)
@@ -385,9 +389,11 @@ impl Snapshot {
 
     /// What layout 1 leaves out, as [`TIMING_LEN`] bytes: the render flags, the sub-frame
     /// clock, the crash mode and the sound engine's page ($0680-$06FF). Byte 4 holds the
-    /// clock's four flags (bits 0-3), the crash mode's code (bits 4-5, `Cartridge` = 0) and
-    /// whether the game crashed (bit 6); bit 7 is 0. With [`Snapshot::encode`] it is the
-    /// whole state: a game restored from both runs on exactly as the original.
+    /// clock's flags (bits 0-3 and 7), the crash mode's code (bits 4-5, `Cartridge` = 0) and
+    /// whether the game crashed (bit 6); bytes 135.. the player update's cut, if one is
+    /// pending; the last byte how the game crashed ([`Crash::code`]). With
+    /// [`Snapshot::encode`] it is the whole state: a game restored from both runs on exactly
+    /// as the original.
     pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
         let mut out = [0u8; TIMING_LEN];
         let c = &self.clock;
@@ -400,26 +406,29 @@ impl Snapshot {
             | (c.known as u8) << 3
             | (c.pause_entry as u8) << 7
             | self.crash_mode.code() << 4
-            | (self.crashed as u8) << 6;
+            | (self.crash.is_some() as u8) << 6;
         out[5..7].copy_from_slice(&c.pending.to_le_bytes());
         let mut page = [0u8; 128];
         self.audio.write_page(&mut page);
         out[7..135].copy_from_slice(&page);
         if let Resume::Interrupted(Cut::Player(cut)) = self.resume {
-            out[135..].copy_from_slice(&player_cut_bytes(&cut));
+            out[135..135 + PLAYER_CUT_LEN].copy_from_slice(&player_cut_bytes(&cut));
         }
+        out[TIMING_LEN - 1] = self.crash.map_or(0, Crash::code);
         out
     }
 
     /// Puts the fields of an [`Snapshot::encode_timing`] block into `self`.
     pub fn decode_timing(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
-        if bytes.len() != TIMING_LEN {
+        // Version 2 had no crash byte at the end (a crash there was a halt).
+        let v2 = bytes.len() == TIMING_LEN - 1 && bytes.first() == Some(&2);
+        if bytes.len() != TIMING_LEN && !v2 {
             return Err(SnapshotError::OutOfRange {
                 field: "timing block length",
                 value: 0,
             });
         }
-        if bytes[0] != TIMING_VERSION {
+        if bytes[0] != TIMING_VERSION && !v2 {
             return Err(SnapshotError::OutOfRange {
                 field: "timing block version or clock bits",
                 value: bytes[0],
@@ -436,11 +445,22 @@ impl Snapshot {
         c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
         // Blocks written before crash modes have 0 here: `Cartridge`, no crash.
         self.crash_mode = crate::CrashMode::from_code(bytes[4] >> 4 & 3).unwrap_or_default();
-        self.crashed = bytes[4] & 0x40 != 0;
+        self.crash = if bytes[4] & 0x40 == 0 {
+            None
+        } else if v2 {
+            Some(Crash::Halted)
+        } else {
+            Some(
+                Crash::from_code(bytes[TIMING_LEN - 1]).ok_or(SnapshotError::OutOfRange {
+                    field: "crash",
+                    value: bytes[TIMING_LEN - 1],
+                })?,
+            )
+        };
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..135]);
         self.audio = crate::audio::Audio::from_page(&page);
-        let cut = &bytes[135..];
+        let cut = &bytes[135..135 + PLAYER_CUT_LEN];
         if let Resume::Interrupted(Cut::Player(_)) = self.resume {
             let c = player_cut_from(cut).ok_or(SnapshotError::BadState {
                 field: "player cut",
@@ -521,10 +541,10 @@ fn player_cut_from(b: &[u8]) -> Option<PlayerCut> {
 }
 
 /// Version of the timing block ([`Snapshot::encode_timing`]).
-pub const TIMING_VERSION: u8 = 2;
+pub const TIMING_VERSION: u8 = 3;
 
-/// Length of the timing block in bytes.
-pub const TIMING_LEN: usize = 7 + 128 + PLAYER_CUT_LEN;
+/// Length of the timing block in bytes (version 2 was one byte shorter: no crash byte).
+pub const TIMING_LEN: usize = 7 + 128 + PLAYER_CUT_LEN + 1;
 
 /// 64-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u64 {

@@ -88,13 +88,13 @@ impl FrameEvents {
     pub const LAG: u32 = 1 << 24;
     /// The interrupt of the last (lag) frame broke a jump-table dispatch: it zeroed the
     /// pointer the dispatch jumps through, and the cartridge jumped to an address read from
-    /// the wrong page. On the cartridge this halts the CPU (a `jam`), runs other code for a
-    /// while, or freezes the game's state, depending on the address; the engine does not
-    /// model which and applies the game's [`crate::CrashMode`] (with it, [`Self::CRASHED`]).
+    /// the wrong page ([`crate::Jump`]). Depending on the address the CPU halts, or the game
+    /// freezes in the legal screen's code (both crashes: [`Self::CRASHED`] and the game's
+    /// [`crate::CrashMode`]), or a harmless detour runs and the game goes on.
     pub const DISPATCH_BROKEN: u32 = 1 << 25;
-    /// The cartridge crashed in this frame (the engine assumes the CPU halts at a broken
-    /// dispatch: see [`crate::CrashMode`]). With [`crate::CrashMode::Cartridge`] every later
-    /// frame of the halted game is flagged too; never with [`crate::CrashMode::Off`].
+    /// The cartridge crashed in this frame ([`crate::Crash`]: see [`crate::CrashMode`]). With
+    /// [`crate::CrashMode::Cartridge`] every later frame of a halted game is flagged too;
+    /// never with [`crate::CrashMode::Off`].
     pub const CRASHED: u32 = 1 << 26;
 
     /// True if every flag of `flag` is set.

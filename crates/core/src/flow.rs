@@ -7,6 +7,7 @@
 //! interrupt off long enough that one video frame passes without it
 //! ([`FlowVars::nmi_off_frames`]).
 
+pub use crate::overrun::Jump;
 use crate::snapshot::SnapshotError;
 
 /// Where the interrupt of a lag frame cut the main loop (see [`Resume::Interrupted`]).
@@ -19,8 +20,8 @@ pub enum Cut {
     /// the sound update, are still to run (with the new frame's buttons).
     Passes,
     /// As `Passes`, but inside a jump-table dispatch whose pointer the interrupt zeroed
-    /// (see [`crate::FrameEvents::DISPATCH_BROKEN`]).
-    Dispatch,
+    /// (see [`crate::FrameEvents::DISPATCH_BROKEN`]): the dispatch goes where [`Jump`] says.
+    Dispatch(Jump),
     /// Inside `gameModeState_updatePlayer1` after its score state ran into the interrupt:
     /// the rest of the update, then the passes and the sound update, are still to run. While
     /// it lasts the snapshot's player fields hold the mirror block ($60), which the

@@ -2,13 +2,14 @@
 
 use crate::audio::{MusicData, SoundEffect};
 use crate::buttons::Buttons;
+use crate::crash::Crash;
 use crate::cycles;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::{Block, Cut, FlowVars, Resume, Then};
 use crate::landing::{self, Walked};
 use crate::lfsr::{lfsr_step, pick_piece, POWER_ON_SEED};
-use crate::overrun;
+use crate::overrun::{self, Detour};
 use crate::playfield::Playfield;
 use crate::postgame::Next;
 use crate::region::Region;
@@ -181,7 +182,7 @@ impl Game {
             clock: crate::timing::Clock::default(),
             audio: crate::timing::recorded_audio(),
             crash_mode: setup.crash_mode,
-            crashed: false,
+            crash: None,
         };
         if setup.crash_mode == crate::CrashMode::Off {
             // No cycle accounting at all: nothing placed, so no lag frame and no crash.
@@ -359,11 +360,18 @@ impl Game {
         if s.held == 0xF0 || (s.render_mode == 3 && s.pressed & 0x10 != 0 && s.play_state != 10) {
             return false;
         }
-        let Some(l) = overrun::passes(at, poll, s.render_mode, s.pressed, s.play_state) else {
+        let Some(l) = overrun::passes(
+            at,
+            poll,
+            s.game_mode,
+            s.render_mode,
+            s.pressed,
+            s.play_state,
+        ) else {
             return false;
         };
         self.s.game_mode_state = l.game_mode_state;
-        self.s.resume = Resume::Interrupted(if l.breaks { Cut::Dispatch } else { Cut::Passes });
+        self.s.resume = Resume::Interrupted(l.jump.map_or(Cut::Passes, Cut::Dispatch));
         ev.cycles.landed = l.boundary as u16;
         // The work up to the sound update's first instruction.
         ev.cycles.work = (l.audio_start - ev.cycles.nmi as u32) as u16;
@@ -384,17 +392,33 @@ impl Game {
         match cut {
             Cut::Audio => ev.add_work(pending),
             Cut::Player(cut) => self.finish_player_update(cut, demo, music, ev),
-            Cut::Passes | Cut::Dispatch => {
-                if cut == Cut::Dispatch {
-                    // The dispatch jumps through the pointer the interrupt zeroed: where it
-                    // goes depends on the cartridge's bytes, and what follows (a jam, a
-                    // detour through other code, a frozen state) is not modelled; the crash
-                    // mode decides. Played on, the game goes as if the jump had been right,
-                    // its timing lost.
+            Cut::Passes | Cut::Dispatch(_) => {
+                if let Cut::Dispatch(jump) = cut {
                     ev.set(FrameEvents::DISPATCH_BROKEN);
-                    ev.cycles.known = false;
-                    if self.crash(ev) {
-                        return;
+                    match jump.detour() {
+                        Detour::Halt => {
+                            // Played on (`Show`, `TopOut`), the game goes as if the jump had
+                            // been right, its timing lost.
+                            ev.cycles.known = false;
+                            if self.crash(Crash::Halted, ev) {
+                                return;
+                            }
+                        }
+                        Detour::LegalScreen => {
+                            if self.crash(Crash::LegalScreen, ev) {
+                                // The tail's first wait: the sound update, then the legal
+                                // screen's setup from its third wait on.
+                                ev.add_work(pending + 7 - 6);
+                                self.update_audio(music, ev);
+                                self.s.resume = Resume::LegalSetup(2);
+                                return;
+                            }
+                            ev.cycles.known = false;
+                        }
+                        // Harmless: the cycles are in `pending`; the passes then run again
+                        // from the broken one, as below.
+                        Detour::EndingVars => self.s.flow.ending_vars = [0xA9, 0],
+                        Detour::FillNametable => {}
                     }
                 }
                 let s = &self.s;
@@ -892,7 +916,7 @@ impl Game {
     fn init_game_state(&mut self, demo: &DemoData) {
         let s = &mut self.s;
         // A crash shown in the last game is not this one's.
-        s.crashed = false;
+        s.crash = None;
         s.playfield = Playfield::empty();
         s.stats = [[0; 2]; 7];
         s.x = 5;
@@ -1084,6 +1108,8 @@ impl Game {
         }
         s.render_flags = f;
         let ctx = landing::Context {
+            // The walk ends at its first landing: no list is repointed before it.
+            rom: None,
             old,
             current_piece: current,
             buttons,
@@ -1128,6 +1154,7 @@ impl Game {
             u32::MAX
         };
         let ctx = landing::Context {
+            rom: music,
             old,
             current_piece: self.stage_piece_sprite(),
             buttons: cut.buttons,

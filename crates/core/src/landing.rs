@@ -35,7 +35,6 @@ impl PlayerCut {
         match self.then {
             Then::Score { left } if left > 256 => bad("score passes left", (left >> 8) as u8),
             Then::Save { x } if x > 0x1F && x != 0xFF => bad("save index", x),
-            Then::Sprites { ptr, .. } if ptr > ROM_LIST => bad("sprite list", (ptr >> 8) as u8),
             _ => Ok(()),
         }
     }
@@ -200,7 +199,9 @@ const STA_HIGH: usize = 19;
 const FINISH: [u8; 2] = [5, 6];
 
 /// The list `loadSpriteIntoOamStaging` reads for the preview, as the cartridge has it: four
-/// sprites, then $FF. Its address is in the cartridge; only the high bit matters here.
+/// sprites, then $FF. Its address is in the cartridge; this value stands for it. (A list
+/// repointed by an interrupt to exactly $8000, the low byte 0 and A alone held, is taken for
+/// it: the one address the two share.)
 const ROM_LIST: u16 = 0x8000;
 /// The preview's sprites in that list.
 const ROM_SPRITES: u8 = 4;
@@ -266,7 +267,10 @@ pub(crate) enum Walked {
 }
 
 /// What a walk needs besides the snapshot.
-pub(crate) struct Context {
+pub(crate) struct Context<'a> {
+    /// The cartridge's bytes, when the user gave them (a list repointed into the cartridge
+    /// is read there).
+    pub rom: Option<&'a crate::audio::MusicData>,
     /// The mirror block as it was before the update changed anything.
     pub old: Block,
     /// `stageSpriteForCurrentPiece` with its `jsr`.
@@ -323,7 +327,14 @@ fn score_end(s: &mut Snapshot, upto: usize) {
 
 /// The cut at the walk's clock: the active block into the cut, the mirror as the interrupt
 /// finds it into the snapshot.
-fn land(s: &mut Snapshot, ctx: &Context, w: &Walk, rest: u32, then: Then, copy: Mirror) -> Walked {
+fn land(
+    s: &mut Snapshot,
+    ctx: &Context<'_>,
+    w: &Walk,
+    rest: u32,
+    then: Then,
+    copy: Mirror,
+) -> Walked {
     let active = Block::of(s);
     let mirror = match copy {
         Mirror::Before => ctx.old,
@@ -350,7 +361,7 @@ fn counter_after(s: &Snapshot) -> Option<u8> {
 /// The player update from `then` on, its clock at `t` cycles from the handler's start,
 /// with the interrupt's first possible instruction end at `poll`. Runs the update's effects
 /// on `s` (the active block), up to the landing if there is one.
-pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Context) -> Walked {
+pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Context<'_>) -> Walked {
     let mut w = Walk { t, poll };
     let mut then = then;
     // Whether the copy to the mirror has run (the walk may start after it).
@@ -526,7 +537,7 @@ fn redirect(s: &Snapshot, l: Walked) -> Walked {
     if let Then::Sprites { ptr, y } = cut.then {
         let low = match counter_after(s) {
             Some(g) => g as u16,
-            None if ptr < ROM_LIST => ptr & 0xFF,
+            None if ptr != ROM_LIST => ptr & 0xFF,
             // The cartridge's own list, its address not modelled.
             None => return Walked::Unplaced,
         };
@@ -538,7 +549,7 @@ fn redirect(s: &Snapshot, l: Walked) -> Walked {
 /// The list's address after an interrupt: its high byte is the pad the interrupt read.
 pub(crate) fn resume_list(then: Then, pad: u8) -> Then {
     match then {
-        Then::Sprites { ptr, y } if ptr < ROM_LIST => Then::Sprites {
+        Then::Sprites { ptr, y } if ptr != ROM_LIST => Then::Sprites {
             ptr: ptr & 0xFF | (pad as u16) << 8,
             y,
         },
@@ -547,12 +558,16 @@ pub(crate) fn resume_list(then: Then, pad: u8) -> Then {
 }
 
 /// Whether `loadSpriteIntoOamStaging` finds its end mark ($FF) at `(ptr),y`; `None` where
-/// the list would be read from outside RAM.
-fn list_end(s: &Snapshot, ctx: &Context, ptr: u16, y: u8) -> Option<bool> {
-    if ptr >= ROM_LIST {
+/// the list would be read from outside RAM, or from the cartridge without its bytes. (A
+/// pad with A held points the list into the cartridge.)
+fn list_end(s: &Snapshot, ctx: &Context<'_>, ptr: u16, y: u8) -> Option<bool> {
+    if ptr == ROM_LIST {
         return Some(y >= 4 * ROM_SPRITES);
     }
     let addr = ptr.wrapping_add(y as u16);
+    if addr >= 0x8000 {
+        return ctx.rom.and_then(|r| r.byte(addr)).map(|b| b == 0xFF);
+    }
     // $0800-$1FFF mirror the 2 KiB; above them are the picture and sound registers.
     if addr >= 0x2000 {
         return None;
@@ -565,7 +580,7 @@ fn list_end(s: &Snapshot, ctx: &Context, ptr: u16, y: u8) -> Option<bool> {
 /// scratch, the stack, the second player's block and a few bytes no one-player game
 /// changes; they are taken as not $FF, which the recorded stalls bear out (see
 /// `tests/CARTRIDGE.md`, "The CPU's budget").
-fn ram(s: &Snapshot, ctx: &Context, addr: u16) -> Option<u8> {
+fn ram(s: &Snapshot, ctx: &Context<'_>, addr: u16) -> Option<u8> {
     let block = |o: u16| -> Option<u8> {
         Some(match o {
             0x00 => s.x,

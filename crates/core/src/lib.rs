@@ -52,7 +52,7 @@ pub use buttons::Buttons;
 pub use crash::{Crash, CrashMode};
 pub use demo::{DemoData, DemoRecorder, DEMO_BUTTON_BYTES};
 pub use events::{Cycles, FrameEvents};
-pub use flow::{Block, Cut, PlayerCut, Resume, Then};
+pub use flow::{Block, Cut, Jump, PlayerCut, Resume, Then};
 pub use game::{Cartridge, Game, GameSetup, GameType};
 pub use playfield::Playfield;
 pub use region::Region;

@@ -90,7 +90,7 @@ impl Game {
             clock: crate::timing::Clock::default(),
             audio: crate::audio::Audio::CLEARED,
             crash_mode: crate::CrashMode::Cartridge,
-            crashed: false,
+            crash: None,
         };
         Game { s }
     }

@@ -114,9 +114,9 @@ pub struct Snapshot {
     /// cartridge variable; see [`crate::CrashMode`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub crash_mode: crate::CrashMode,
-    /// The cartridge would have crashed in this game (see [`crate::Game::crashed`]).
+    /// How the cartridge crashed in this game, if it did (see [`crate::Game::crashed`]).
     #[cfg_attr(feature = "serde", serde(default))]
-    pub crashed: bool,
+    pub crash: Option<crate::Crash>,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

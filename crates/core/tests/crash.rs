@@ -1,19 +1,20 @@
 //! Crash modes: a score frame whose lag frame's interrupt breaks a jump-table dispatch, and
 //! what each [`CrashMode`] makes of it. With the music off the model needs no cartridge
-//! image (the level-159 single over 2,050 lines breaks a dispatch in the frame after its lag
-//! frame; see `docs/LAG.md`).
+//! image (the level-160 single over 2,050 lines breaks a dispatch into the zero page in the
+//! frame after its lag frame, the level-159 one into the legal screen's tail; see
+//! `docs/LAG.md`).
 
 mod common;
 
 use nestris_core::encode::TIMING_LEN;
 use nestris_core::{
-    Buttons, Crash, CrashMode, FrameEvents, Game, GameSetup, Region, Resume, Snapshot,
+    Buttons, Crash, CrashMode, Cut, FrameEvents, Game, GameSetup, Jump, Region, Resume, Snapshot,
 };
 
-/// The score frame of a single at level 159 with the score capped and music off: its frame
-/// lags (frame 0), and the interrupt lands in a dispatch (broken in frame 1).
+/// The score frame of a single at level 160 with the score capped and music off: its frame
+/// lags (frame 0), and the interrupt lands in a dispatch (broken in frame 1, a halt).
 fn crashing_score_frame(mode: CrashMode) -> Game {
-    common::capped_score_frame(159, mode)
+    common::capped_score_frame(160, mode)
 }
 
 /// Steps the lag frame; returns the next frame's events (the broken dispatch's).
@@ -133,7 +134,7 @@ fn the_mode_and_the_crash_ride_in_the_timing_block() {
         assert_eq!(back.crash_mode, CrashMode::Cartridge);
         back.decode_timing(&s.encode_timing()).unwrap();
         assert_eq!(back.crash_mode, mode);
-        assert_eq!(back.crashed, mode != CrashMode::Off);
+        assert_eq!(back.crash.is_some(), mode != CrashMode::Off);
         assert_eq!(back, s);
     }
     // A block written before crash modes (bits 4-6 of byte 4 clear) reads as `Cartridge`,
@@ -145,7 +146,69 @@ fn the_mode_and_the_crash_ride_in_the_timing_block() {
     let mut back = s.clone();
     back.decode_timing(&block).unwrap();
     assert_eq!(back.crash_mode, CrashMode::Cartridge);
-    assert!(!back.crashed);
+    assert!(back.crash.is_none());
+}
+
+#[test]
+fn the_legal_screen_tail_freezes_the_game_then_hands_it_to_the_demo() {
+    // Level 159: the interrupt lands in the game mode's dispatch after `sta tmp1`, and the
+    // jump goes through the word at $8109 into the legal screen's tail.
+    let mut g = common::capped_score_frame(159, CrashMode::Cartridge);
+    let ev = to_the_broken_dispatch(&mut g);
+    assert!(ev.has(FrameEvents::DISPATCH_BROKEN | FrameEvents::CRASHED));
+    assert_eq!(g.crashed(), Some(Crash::LegalScreen));
+    assert!(!g.halted());
+    let frozen = g.state().clone();
+    // Three waits, the 255-frame sleep, 255 frames waiting for Start: the game's variables
+    // stand still while the interrupt goes on counting frames.
+    for _ in 0..400 {
+        g.step(Buttons::NONE);
+    }
+    assert_eq!(
+        (g.state().game_mode, g.state().play_state),
+        (4, frozen.play_state)
+    );
+    assert_eq!(
+        (g.state().y, g.state().fall_timer),
+        (frozen.y, frozen.fall_timer)
+    );
+    assert_ne!(g.state().frame_counter, frozen.frame_counter);
+    for _ in 0..200 {
+        g.step(Buttons::NONE);
+    }
+    // Then `inc gameMode`: the demo's mode, steered by the demo's buttons.
+    assert_eq!(g.state().game_mode, 5);
+    // Under `Show` the crash is reported and the game plays on at once.
+    let mut g = common::capped_score_frame(159, CrashMode::Show);
+    to_the_broken_dispatch(&mut g);
+    assert_eq!(g.crashed(), Some(Crash::LegalScreen));
+    assert_eq!(g.state().resume, Resume::MainLoop);
+}
+
+#[test]
+fn broken_jumps_and_crash_kinds_ride_in_the_timing_block() {
+    let s = crashing_score_frame(CrashMode::Cartridge).snapshot();
+    for (jump, crash) in [
+        (Jump::ZeroPage, Some(Crash::Halted)),
+        (Jump::Page(9), Some(Crash::LegalScreen)),
+        (Jump::Page(15), None),
+    ] {
+        let mut t = s.clone();
+        t.resume = Resume::Interrupted(Cut::Dispatch(jump));
+        t.crash = crash;
+        let mut back = Snapshot::decode(&t.encode()).unwrap();
+        back.decode_timing(&t.encode_timing()).unwrap();
+        assert_eq!(back, t);
+    }
+    // A version 2 block (one byte shorter) with its crash bit set: a halt.
+    let mut t = s.clone();
+    t.crash = Some(Crash::LegalScreen);
+    let mut block = t.encode_timing().to_vec();
+    block.pop();
+    block[0] = 2;
+    let mut back = t.clone();
+    back.decode_timing(&block).unwrap();
+    assert_eq!(back.crash, Some(Crash::Halted));
 }
 
 #[test]

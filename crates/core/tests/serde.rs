@@ -42,8 +42,8 @@ fn json_from_before_crash_modes_still_reads() {
     let mut v = serde_json::to_value(&s).unwrap();
     let o = v.as_object_mut().unwrap();
     o.remove("crash_mode");
-    o.remove("crashed");
+    o.remove("crash");
     let old: Snapshot = serde_json::from_value(v).unwrap();
     assert_eq!(old.crash_mode, CrashMode::Cartridge);
-    assert!(!old.crashed);
+    assert!(old.crash.is_none());
 }

@@ -771,13 +771,13 @@ impl PyGame {
         game_over(&self.game)
     }
 
-    /// ``"halted"`` once the cartridge would have crashed (its CPU halts at the broken jump;
-    /// under ``crash_mode="cartridge"`` the game is then over), else ``None``.
+    /// How the cartridge crashed, once it would have: ``"halted"`` (its CPU halts at the
+    /// broken jump; under ``crash_mode="cartridge"`` the game is then over) or
+    /// ``"legal_screen"`` (the jump went into the legal screen's code: the game freezes, then
+    /// the demo's buttons play it); else ``None``.
     #[getter]
     fn crashed(&self) -> Option<&'static str> {
-        self.game.crashed().map(|c| match c {
-            nestris_core::Crash::Halted => "halted",
-        })
+        self.game.crashed().map(nestris_core::Crash::name)
     }
 
     /// The crash mode: ``"cartridge"``, ``"show"``, ``"topout"`` or ``"off"``.

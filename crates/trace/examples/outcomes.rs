@@ -48,11 +48,11 @@ pub enum Label {
     Lag,
     /// A run of two or more consecutive lag frames.
     Stall,
-    /// The recording ends with a crash line; the engine: a broken jump-table dispatch
-    /// (`FrameEvents::DISPATCH_BROKEN`), which on the cartridge jams, runs other code, or
-    /// freezes the game by where it jumps.
+    /// The recording ends with a crash line; the engine: a broken jump-table dispatch that
+    /// halts the CPU (`Crash::Halted`).
     Crash,
-    /// The recording went on with RAM no normal frame has (recordings only).
+    /// The recording went on with RAM no normal frame has; the engine: a broken dispatch
+    /// into the legal screen's tail (`Crash::LegalScreen`).
     Unusual,
     /// The engine's timing was lost before the clear's next spawn (engine only).
     Unmodelled,
@@ -107,6 +107,8 @@ pub struct Run {
     pub lags: Vec<u64>,
     /// The first frame flagged `DISPATCH_BROKEN`.
     pub broken: Option<u64>,
+    /// The first frame flagged `CRASHED`, and how the cartridge crashed.
+    pub crash: Option<(u64, nestris_core::Crash)>,
     /// The first frame after which the engine's clock was no longer known.
     pub lost: Option<u64>,
     /// The first lag frame whose interrupt the engine placed more than an instruction after
@@ -154,6 +156,9 @@ impl Run {
         if ev.has(FrameEvents::DISPATCH_BROKEN) && self.broken.is_none() {
             self.broken = Some(f);
         }
+        if let (true, None, Some(c)) = (ev.has(FrameEvents::CRASHED), self.crash, game.crashed()) {
+            self.crash = Some((f, c));
+        }
         if !game.state().clock.known && self.lost.is_none() {
             self.lost = Some(f);
         }
@@ -193,8 +198,12 @@ impl Run {
             last = Some(f);
         }
         let trusted = self.misplaced.unwrap_or(u64::MAX);
-        let label = if self.broken.is_some_and(|b| b < trusted) {
-            Label::Crash
+        let label = if let Some((_, c)) = self.crash.filter(|&(f, _)| f < trusted) {
+            // The legal screen's tail is what the recordings call `unusual`.
+            match c {
+                nestris_core::Crash::Halted => Label::Crash,
+                nestris_core::Crash::LegalScreen => Label::Unusual,
+            }
         } else if self.lost.is_some_and(|f| f <= end) || trusted <= end {
             Label::Unmodelled
         } else if max_run >= 2 {

@@ -152,6 +152,11 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
             .and_then(Buttons::parse)
             .ok_or_else(|| fail(n, format!("bad input {input_text}")))?;
         obj.remove("lag");
+        // A crash frame's CPU registers and interrupt count: the engine keeps no such thing;
+        // its `crash` is compared.
+        for key in ["pc", "pc_hex", "opcode", "sp", "nmis"] {
+            obj.remove(key);
+        }
         frames.push(Frame {
             f,
             input,

@@ -27,6 +27,10 @@ pub fn observe(game: &Game) -> Observation {
         m.insert(k.to_string(), v);
     };
     put("nmi", json!(!s.flow.nmi_off_this_frame));
+    if game.halted() {
+        // The recordings' name for a halted CPU.
+        put("crash", json!("jam"));
+    }
     put("gameMode", json!(s.game_mode));
     put("gameModeState", json!(s.game_mode_state));
     put("playState", json!(s.play_state));
@@ -180,7 +184,7 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
             ram[0x680..0x700].try_into().expect("128 bytes"),
         ),
         crash_mode: nestris_core::CrashMode::Cartridge,
-        crashed: false,
+        crash: None,
     };
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }

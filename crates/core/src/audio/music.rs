@@ -25,12 +25,13 @@ pub const MUSIC_FRAME_ESTIMATE: u32 = 972;
 /// 2,408-2,960).
 pub const MUSIC_LOAD_ESTIMATE: u32 = 1542;
 
-/// The part of the cartridge the music interpreter reads: the last 8 KiB of the 32 KiB
-/// PRG, $E000-$FFFF, which holds the whole sound engine and its tables
+/// The cartridge's program (the 32 KiB PRG, $8000-$FFFF), for what the engine reads there:
+/// the music interpreter's part, $E000-$FFFF, holds the whole sound engine and its tables
 /// (`musicChanVolControlTable` and the envelopes at $EA4A, `noteToWaveTable` $EB13,
 /// `noteDurationTable` $EBAF, `musicDataTableIndex` $EC23, `musicDataTable` $EC2D, the
-/// scripts and routines from $EC91 to $F9EA). It is read from the user's ROM image; none of
-/// it is part of this project.
+/// scripts and routines from $EC91 to $F9EA); the rest is read where a sprite list goes
+/// astray after an interrupt. It is read from the user's ROM image; none of it is part of
+/// this project.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct MusicData {
     bytes: [u8; MusicData::LEN],
@@ -44,9 +45,9 @@ impl core::fmt::Debug for MusicData {
 
 impl MusicData {
     /// CPU address of the first byte.
-    pub const START: u16 = 0xE000;
-    /// Bytes held ($E000-$FFFF).
-    pub const LEN: usize = 0x2000;
+    pub const START: u16 = 0x8000;
+    /// Bytes held ($8000-$FFFF).
+    pub const LEN: usize = 0x8000;
 
     /// From the cartridge's 32 KiB PRG as mapped at $8000 (`None` for another length).
     /// The PRG is not checked: pass Tetris (USA)'s (see `nestris_replay::rom::identify`).
@@ -55,7 +56,7 @@ impl MusicData {
             return None;
         }
         let mut bytes = [0; MusicData::LEN];
-        bytes.copy_from_slice(&prg[0x8000 - MusicData::LEN..]);
+        bytes.copy_from_slice(prg);
         Some(MusicData { bytes })
     }
 
