@@ -412,11 +412,12 @@ const RECORDED_SET: [Label; 5] = [
     Label::Crash,
     Label::Unusual,
 ];
-const ENGINE_SET: [Label; 5] = [
+const ENGINE_SET: [Label; 6] = [
     Label::Normal,
     Label::Lag,
     Label::Stall,
     Label::Crash,
+    Label::Unusual,
     Label::Unmodelled,
 ];
 
@@ -481,12 +482,13 @@ fn write_recordings(out: &mut String, cases: &[Case], with_rom: bool) -> Result<
     writeln!(
         out,
         "Recorded: normal / lag / stall / crash / unusual. Engine: normal / lag / stall / \
-         crash (a broken dispatch) / unmodelled (`?`). *agree*: same label; *conform*: the \
-         whole trace matches field by field.\n"
+         crash (a broken dispatch that halts) / unusual (one into the legal screen's tail) / \
+         unmodelled (`?`). *agree*: same label; *conform*: the whole trace matches field by \
+         field.\n"
     )?;
     writeln!(
         out,
-        "| levels | clear | cases | recorded (N / L / S / C / U) | engine (N / L / S / C / ?) | agree | conform |"
+        "| levels | clear | cases | recorded (N / L / S / C / U) | engine (N / L / S / C / U / ?) | agree | conform |"
     )?;
     writeln!(out, "|---|---|---|---|---|---|---|")?;
     for (lo, hi) in BANDS {
