@@ -493,6 +493,7 @@ fn player_cut_bytes(c: &PlayerCut) -> [u8; PLAYER_CUT_LEN] {
         Then::Sprites { ptr, y } => (4, ptr, y),
         Then::Finish => (5, 0, 0),
         Then::Done => (6, 0, 0),
+        Then::List { ptr } => (7, ptr, 0),
     };
     o[2] = tag;
     o[3..5].copy_from_slice(&word.to_le_bytes());
@@ -523,6 +524,7 @@ fn player_cut_from(b: &[u8]) -> Option<PlayerCut> {
         4 => Then::Sprites { ptr: word, y: b[5] },
         5 => Then::Finish,
         6 => Then::Done,
+        7 => Then::List { ptr: word },
         _ => return None,
     };
     Some(PlayerCut {

@@ -89,6 +89,13 @@ pub enum Then {
         /// The loop's offset.
         y: u8,
     },
+    /// `loadSpriteIntoOamStaging`'s loop at `ptr` from 0, after the rest of its setup: an
+    /// interrupt between the setup's two stores of the list's address left the low byte
+    /// (the high one, stored after it, is the list's own).
+    List {
+        /// The list's address as the loop will read it.
+        ptr: u16,
+    },
     /// `inc gameModeState` and the update's `rts`.
     Finish,
     /// Nothing: after `rest` the update has returned.

@@ -739,7 +739,7 @@ impl Game {
                 + cycles::NEXT_PASS
                 + cycles::pass(4),
         );
-        if self.player_update::<COUNT>(demo, ev) {
+        if self.player_update::<COUNT>(demo, music, ev) {
             return true;
         }
         self.after_player_update::<COUNT>(music, ev)
@@ -850,7 +850,7 @@ impl Game {
             }
             4 => {
                 ev.add_work(cycles::pass(4));
-                if self.player_update::<true>(demo, ev) {
+                if self.player_update::<true>(demo, music, ev) {
                     return true;
                 }
                 ev.add_work(cycles::NEXT_PASS);
@@ -1005,7 +1005,12 @@ impl Game {
     /// `gameModeState_updatePlayer1` up to its `inc gameModeState`: the copy into the active
     /// block, the piece work, the copy back; true when the handler began a wait (an ending).
     #[inline(always)]
-    fn player_update<const COUNT: bool>(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> bool {
+    fn player_update<const COUNT: bool>(
+        &mut self,
+        demo: &DemoData,
+        music: Option<&MusicData>,
+        ev: &mut FrameEvents,
+    ) -> bool {
         let scoring = self.s.play_state == 5;
         let checking = self.s.play_state == 3;
         let before = if COUNT && scoring {
@@ -1039,7 +1044,7 @@ impl Game {
                 .work
                 .wrapping_add((cycles::UPDATE_PLAYER1 + ev.cycles.player as u32) as u16);
             if let Some((old, flags, buttons)) = before {
-                return self.cut_in_score(old, flags, buttons, ev);
+                return self.cut_in_score(old, flags, buttons, music, ev);
             }
         }
         waits
@@ -1055,6 +1060,7 @@ impl Game {
         old: Block,
         flags: u8,
         buttons: [u8; 2],
+        music: Option<&MusicData>,
         ev: &mut FrameEvents,
     ) -> bool {
         let s = &self.s;
@@ -1108,8 +1114,7 @@ impl Game {
         }
         s.render_flags = f;
         let ctx = landing::Context {
-            // The walk ends at its first landing: no list is repointed before it.
-            rom: None,
+            rom: music,
             old,
             current_piece: current,
             buttons,

@@ -463,9 +463,16 @@ pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Contex
                         let rest = sum(&NEXT_SHOWN[i + 1..]);
                         return land(s, ctx, &w, rest, list, copy);
                     }
-                    // The list's low byte is written over, its high byte then read from the
-                    // cartridge: where that points is not modelled.
-                    Some(i) if i < STA_HIGH => return Walked::Unplaced,
+                    // The list's low byte is written over, its high byte then stored as the
+                    // cartridge has it: the list is read from the cartridge, if it is here.
+                    Some(i) if i < STA_HIGH => {
+                        let Some(own) = ctx.rom.and_then(|r| preview_list(r, s.next_piece)) else {
+                            return Walked::Unplaced;
+                        };
+                        let rest = sum(&NEXT_SHOWN[i + 1..]);
+                        let l = land(s, ctx, &w, rest, Then::List { ptr: own }, copy);
+                        return split(s, l);
+                    }
                     Some(i) => {
                         let rest = sum(&NEXT_SHOWN[i + 1..]);
                         let l = land(s, ctx, &w, rest, list, copy);
@@ -513,6 +520,7 @@ pub(crate) fn walk(s: &mut Snapshot, then: Then, t: u32, poll: u32, ctx: &Contex
                     return Walked::Landed { boundary, cut };
                 }
             }
+            Then::List { ptr } => Then::Sprites { ptr, y: 0 },
             Then::Finish => {
                 if let Some(i) = w.run(&FINISH) {
                     s.game_mode_state = 5;
@@ -544,6 +552,28 @@ fn redirect(s: &Snapshot, l: Walked) -> Walked {
         cut.then = Then::Sprites { ptr: low, y };
     }
     Walked::Landed { boundary, cut }
+}
+
+/// A landing between the two stores of the preview list's address: the interrupt's digits
+/// replace the low byte; the high byte is stored after it.
+fn split(s: &Snapshot, l: Walked) -> Walked {
+    let Walked::Landed { boundary, mut cut } = l else {
+        return l;
+    };
+    if let (Then::List { ptr }, Some(g)) = (cut.then, counter_after(s)) {
+        cut.then = Then::List {
+            ptr: ptr & 0xFF00 | g as u16,
+        };
+    }
+    Walked::Landed { boundary, cut }
+}
+
+/// The preview's sprite list for orientation `next`, as the cartridge has it: the word in
+/// `oamContentLookup` ($8C6C) at twice `orientationToSpriteTable[next]` ($8BE5).
+fn preview_list(rom: &crate::audio::MusicData, next: u8) -> Option<u16> {
+    let index = rom.byte(0x8BE5 + next as u16)? as u16;
+    let at = 0x8C6C + 2 * index;
+    Some(u16::from_le_bytes([rom.byte(at)?, rom.byte(at + 1)?]))
 }
 
 /// The list's address after an interrupt: its high byte is the pad the interrupt read.
