@@ -101,7 +101,7 @@ pub fn check_in_mode(
         None => game.step(b),
     };
     for frame in &trace.frames {
-        step(&mut game, frame.input);
+        let ev = step(&mut game, frame.input);
         // Game traces count frame interrupts: video frames without one are not recorded.
         while !video_frames && game.state().flow.nmi_off_this_frame {
             step(&mut game, frame.input);
@@ -114,7 +114,17 @@ pub fn check_in_mode(
         if video_frames && frame.f < FIRST_POWER_ON_FRAME {
             continue;
         }
-        if let Some((field, expected, actual)) = first_difference(&game, frame) {
+        // A halted CPU never reaches the wait either: the recordings call its frame a lag.
+        // (Power-on traces record video frames, whose `lag` says something else: a frame
+        // the main loop spent with the interrupt off or in a long redraw.)
+        let lag = ev.has(nestris_core::FrameEvents::LAG) || game.halted();
+        let lag_difference = match frame.lag {
+            Some(l) if l != lag && !video_frames => {
+                Some(("lag".to_string(), Value::from(l), Value::from(lag)))
+            }
+            _ => None,
+        };
+        if let Some((field, expected, actual)) = first_difference(&game, frame).or(lag_difference) {
             return Ok(Outcome::Diverged(Box::new(Divergence {
                 frame: frame.f,
                 field,

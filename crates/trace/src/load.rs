@@ -61,6 +61,9 @@ pub struct Frame {
     pub input: Buttons,
     /// The recorded state after the frame, in the file's key order, without `f`, `in`, `lag`.
     pub fields: Map<String, Value>,
+    /// Whether the frame was a lag frame (its work ran into the next frame interrupt), when
+    /// the trace says.
+    pub lag: Option<bool>,
 }
 
 /// A whole trace.
@@ -151,7 +154,7 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
             .as_str()
             .and_then(Buttons::parse)
             .ok_or_else(|| fail(n, format!("bad input {input_text}")))?;
-        obj.remove("lag");
+        let lag = obj.remove("lag").and_then(|v| v.as_bool());
         // A crash frame's CPU registers and interrupt count: the engine keeps no such thing;
         // its `crash` is compared.
         for key in ["pc", "pc_hex", "opcode", "sp", "nmis"] {
@@ -161,6 +164,7 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
             f,
             input,
             fields: obj,
+            lag,
         });
     }
     Ok(Trace {
