@@ -276,8 +276,26 @@ impl Game {
             self.interrupt::<false>(buttons, demo, &mut ev);
             self.main_loop::<false>(demo, None, &mut ev);
             ev.cycles = crate::events::Cycles::default();
+            if self.s.resume == (Resume::GameInit { rows_left: 0 }) {
+                self.start_counting();
+            }
         }
         ev
+    }
+
+    /// The menus are not counted, so a game entered through them (A-type: B-type's garbage
+    /// rows are not counted either) starts from the timing and the sound engine every
+    /// cartridge recording had at that point, entered through the menus the same way (see
+    /// [`crate::timing::Clock::RECORDED_GAME_START`]): the game is then counted, its lag
+    /// frames and crashes those of a console whose menus ended in that phase. (Not under
+    /// [`crate::CrashMode::Off`].)
+    #[cold]
+    fn start_counting(&mut self) {
+        if self.s.crash_mode == crate::CrashMode::Off || self.s.game_type != 0 {
+            return;
+        }
+        self.s.clock = crate::timing::Clock::RECORDED_GAME_START;
+        self.s.audio = crate::timing::recorded_audio();
     }
 
     /// A frame with the CPU's time counted. Not inlined: it holds the sound engine, which

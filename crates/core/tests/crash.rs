@@ -246,3 +246,51 @@ fn names_and_codes_round_trip() {
     assert_eq!(CrashMode::from_code(4), None);
     assert_eq!(CrashMode::default(), CrashMode::Cartridge);
 }
+
+/// From power-on through the menus into an A-type game at level 0, choosing music `music`
+/// (0-3) in the game type menu: the game after its init's last wait.
+fn game_from_the_menus(music: u8, mode: CrashMode) -> Game {
+    let mut g = Game::power_on(Region::Ntsc);
+    g.set_crash_mode(mode);
+    for frame in 0..5_000u32 {
+        let s = g.state();
+        if s.game_mode == 4 && s.resume == (Resume::GameInit { rows_left: 0 }) {
+            return g;
+        }
+        // Taps on even frames, nothing on odd ones.
+        let tap = if frame % 2 == 1 {
+            Buttons::NONE
+        } else if s.game_mode == 2 && s.music_type != music {
+            Buttons::DOWN
+        } else {
+            Buttons::START
+        };
+        g.step(tap);
+    }
+    panic!("no game after 5,000 frames");
+}
+
+#[test]
+fn a_game_from_the_menus_is_counted_from_its_start() {
+    // The menus are not counted; the game starts from the recordings' timing.
+    let g = game_from_the_menus(3, CrashMode::Cartridge);
+    assert_eq!(g.state().music_type, 3);
+    assert!(g.state().clock.known);
+    let mut quiet = g.clone();
+    for _ in 0..2_000 {
+        quiet.step(Buttons::NONE);
+    }
+    assert!(
+        quiet.state().clock.known,
+        "music off: counted without a ROM"
+    );
+    // With music and no ROM the sound engine's cycles are soon unknown.
+    let mut loud = game_from_the_menus(0, CrashMode::Cartridge);
+    assert!(loud.state().clock.known);
+    for _ in 0..2_000 {
+        loud.step(Buttons::NONE);
+    }
+    assert!(!loud.state().clock.known);
+    // `Off` counts nothing.
+    assert!(!game_from_the_menus(3, CrashMode::Off).state().clock.known);
+}
