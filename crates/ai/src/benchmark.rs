@@ -25,10 +25,10 @@ use crate::eval::Weights;
 use crate::inputs::InputModel;
 use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
-use nestris_core::{CrashMode, GameSetup};
+use nestris_core::{Cartridge, CrashMode, GameSetup};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The published seed list, `seeds/standard.txt` (1000 games).
@@ -167,6 +167,14 @@ pub struct BenchConfig {
     /// What the engine does when the cartridge would crash (default `Cartridge`: the game
     /// ends there, [`End::Crash`]).
     pub crash_mode: CrashMode,
+    /// The music choice 0..=3 (default 3: off). While music plays the sound engine's cycles
+    /// need the cartridge's music scripts ([`BenchConfig::cartridge`]); without them the
+    /// games' sub-frame timing is lost in the first frames, and no lag frame or crash is
+    /// modelled.
+    pub music_type: u8,
+    /// What only the user's ROM holds (its music's scripts), if given.
+    #[serde(skip)]
+    pub cartridge: Option<Arc<Cartridge>>,
 }
 
 impl Default for BenchConfig {
@@ -186,6 +194,8 @@ impl Default for BenchConfig {
             search: SearchOptions::default(),
             limits: Limits::default(),
             crash_mode: CrashMode::Cartridge,
+            music_type: 3,
+            cartridge: None,
         }
     }
 }
@@ -217,7 +227,24 @@ impl BenchConfig {
     pub fn ai(&self) -> Ai {
         let mut ai = Ai::new(self.weights, self.model());
         ai.search_mut().options = self.search;
+        ai.search_mut().cartridge = self.cartridge.clone();
         ai
+    }
+
+    /// The setup of the game played from `seed`: [`Seed::setup`] at the start level, with
+    /// this configuration's crash mode and music.
+    pub fn setup(&self, seed: &Seed) -> GameSetup {
+        GameSetup {
+            crash_mode: self.crash_mode,
+            music_type: self.music_type,
+            ..seed.setup(self.start_level)
+        }
+    }
+
+    /// True when the games' timing cannot be followed: music on and no cartridge music, so
+    /// that no lag frame or crash will be modelled.
+    pub fn timing_unmodelled(&self) -> bool {
+        self.music_type != 3 && self.cartridge.as_ref().is_none_or(|c| c.music.is_none())
     }
 }
 
@@ -502,11 +529,7 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
         || config.ai(),
         |ai, i| {
             let seed = config.seeds.0[i];
-            let setup = GameSetup {
-                crash_mode: config.crash_mode,
-                ..seed.setup(config.start_level)
-            };
-            let r = play(setup, ai, &config.limits, false);
+            let r = play(config.setup(&seed), ai, &config.limits, false);
             GameRecord::new(seed, &r)
         },
         progress,

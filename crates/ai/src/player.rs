@@ -266,7 +266,7 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
         }
         frames += 1;
         let before = counter.before(&game);
-        let ev = game.step(b);
+        let ev = crate::search::step(&mut game, b, ai.search.cartridge.as_deref());
         counter.after(before, &game, &ev);
         lag_frames += ev.has(FrameEvents::LAG) as u32;
         if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {

@@ -21,8 +21,9 @@ use crate::eval::{clear_value, Context, Features, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
-use nestris_core::{bcd, Buttons, FrameEvents, Game, Region};
+use nestris_core::{bcd, Buttons, Cartridge, FrameEvents, Game, Region};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Level and line count, to follow level-ups through a search.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -92,6 +93,9 @@ pub struct Search {
     pub options: SearchOptions,
     /// Work counters since creation.
     pub stats: SearchStats,
+    /// What only the user's ROM holds (its music's scripts): the games played out on copies
+    /// step with it, as the real game does, so that their timing stays exact with music on.
+    pub cartridge: Option<Arc<Cartridge>>,
     first: MoveGen,
     second: MoveGen,
     order: Vec<(f32, usize)>,
@@ -134,6 +138,7 @@ impl Search {
             region: Region::Ntsc,
             options: SearchOptions::default(),
             stats: SearchStats::default(),
+            cartridge: None,
             first: MoveGen::new(),
             second: MoveGen::new(),
             order: Vec::new(),
@@ -237,7 +242,8 @@ impl Search {
         for k in 0..take {
             let i = self.order[k].1;
             let p = self.first.placements()[i];
-            let Some(g) = play_out(game, &self.first.inputs(&p)) else {
+            let Some(g) = play_out_with(game, &self.first.inputs(&p), self.cartridge.as_deref())
+            else {
                 continue;
             };
             let Some(next) = Start::from_game(&g) else {
@@ -361,14 +367,23 @@ fn push_top(top: &mut Vec<Pair>, k: usize, pair: Pair) {
 /// `game` after `inputs` and the frames of no input up to the next spawn, or `None` if
 /// the piece tops out (or no piece spawns within 400 frames).
 pub fn play_out(game: &Game, inputs: &[Buttons]) -> Option<Game> {
+    play_out_with(game, inputs, None)
+}
+
+/// [`play_out`], stepping with `cartridge`'s data when given.
+pub fn play_out_with(
+    game: &Game,
+    inputs: &[Buttons],
+    cartridge: Option<&Cartridge>,
+) -> Option<Game> {
     let mut g = game.clone();
     for &b in inputs {
-        if g.step(b).has(FrameEvents::TOPPED_OUT) {
+        if step(&mut g, b, cartridge).has(FrameEvents::TOPPED_OUT) {
             return None;
         }
     }
     for _ in 0..400 {
-        let ev = g.step(Buttons::NONE);
+        let ev = step(&mut g, Buttons::NONE, cartridge);
         if ev.has(FrameEvents::TOPPED_OUT) {
             return None;
         }
@@ -377,6 +392,15 @@ pub fn play_out(game: &Game, inputs: &[Buttons]) -> Option<Game> {
         }
     }
     None
+}
+
+/// One frame of `game`, with the cartridge's data when given.
+#[inline]
+pub(crate) fn step(game: &mut Game, b: Buttons, cartridge: Option<&Cartridge>) -> FrameEvents {
+    match cartridge {
+        Some(c) => game.step_with_cartridge(b, c),
+        None => game.step(b),
+    }
 }
 
 #[cfg(test)]

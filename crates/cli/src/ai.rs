@@ -48,6 +48,16 @@ struct Style {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Music 0-2, or 3 for none (the default). With music on the sound engine's cycles need
+    /// the cartridge's music (--rom); without it no lag frame or crash is modelled.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    music: u8,
+    /// Your Tetris (USA) ROM: its music's scripts make the timing exact with music on.
+    #[arg(long, value_name = "FILE")]
+    rom: Option<PathBuf>,
+    /// Stop each game after this many frames.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_frames: u64,
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -155,7 +165,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {
     check(style)?;
-    Ok(BenchConfig {
+    let cartridge = crate::load_cartridge(style.rom.as_deref())?;
+    let config = BenchConfig {
         start_level: style.start_level,
         tap_hz: style.tap_hz,
         reaction: style.reaction,
@@ -164,8 +175,18 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
         threads: threads(style),
         weights: weights(style)?,
         crash_mode: crash,
+        music_type: style.music,
+        cartridge: cartridge.map(std::sync::Arc::new),
+        limits: nestris_ai::Limits {
+            max_frames: style.max_frames,
+            ..nestris_ai::Limits::default()
+        },
         ..BenchConfig::default()
-    })
+    };
+    if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {
+        crate::warn_music_without_rom();
+    }
+    Ok(config)
 }
 
 fn play(args: &PlayArgs) -> Result<ExitCode> {
@@ -188,10 +209,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     };
     let mut rows = Vec::new();
     for (i, seed) in seeds.0.iter().enumerate() {
-        let setup = nestris_core::GameSetup {
-            crash_mode: config.crash_mode,
-            ..seed.setup(config.start_level)
-        };
+        let setup = config.setup(seed);
         let mut ai: Ai = config.ai();
         let r = play_game(setup, &mut ai, config.limits.max_frames);
         if let Some(dir) = &args.replays {
