@@ -277,6 +277,15 @@ pub struct GameRecord {
     /// The frame in which the cartridge would have crashed, if it did.
     #[serde(default)]
     pub crash_frame: Option<u64>,
+    /// Crashes dodged (see [`GameResult::crash_dodges`]).
+    #[serde(default)]
+    pub crash_dodges: u32,
+    /// Of them, by pushdown.
+    #[serde(default)]
+    pub pushdown_dodges: u32,
+    /// Pieces whose every candidate crashed.
+    #[serde(default)]
+    pub unavoidable_crashes: u32,
 }
 
 impl GameRecord {
@@ -294,6 +303,9 @@ impl GameRecord {
             end: r.end,
             lag_frames: r.lag_frames,
             crash_frame: r.crash_frame,
+            crash_dodges: r.crash_dodges,
+            pushdown_dodges: r.pushdown_dodges,
+            unavoidable_crashes: r.unavoidable_crashes,
         }
     }
 }
@@ -373,6 +385,12 @@ pub struct BenchReport {
     /// Lag frames per game, on average.
     #[serde(default)]
     pub lag_frames: f64,
+    /// Crash dodges in all games (see [`GameResult::crash_dodges`]).
+    #[serde(default)]
+    pub crash_dodges: u64,
+    /// Of them, by pushdown.
+    #[serde(default)]
+    pub pushdown_dodges: u64,
     /// Games per second of wall time.
     pub games_per_second: f64,
     /// Wall time in seconds.
@@ -414,6 +432,8 @@ impl BenchReport {
             topped_out: frac(&|r| r.end == End::TopOut),
             crashed: frac(&|r| r.crash_frame.is_some()),
             lag_frames: results.iter().map(|r| r.lag_frames as f64).sum::<f64>() / n,
+            crash_dodges: results.iter().map(|r| r.crash_dodges as u64).sum(),
+            pushdown_dodges: results.iter().map(|r| r.pushdown_dodges as u64).sum(),
             games_per_second: if seconds > 0.0 {
                 results.len() as f64 / seconds
             } else {
@@ -443,6 +463,7 @@ impl BenchReport {
              tetris rate     {:.1}%\n\
              topped out      {:.1}%\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
+             crash dodges    {} ({} by pushdown; dodging {})\n\
              time            {:.1} s ({:.2} games/s)\n",
             self.results.len(),
             c.start_level,
@@ -460,6 +481,9 @@ impl BenchReport {
             100.0 * self.crashed,
             c.crash_mode,
             self.lag_frames,
+            self.crash_dodges,
+            self.pushdown_dodges,
+            if c.search.crash_dodge { "on" } else { "off" },
             self.seconds,
             self.games_per_second,
         )
@@ -568,7 +592,11 @@ mod tests {
             games: 5,
             threads,
             limits: Limits::frames(1_500),
-            search: SearchOptions { beam: 8, third: 2 },
+            search: SearchOptions {
+                beam: 8,
+                third: 2,
+                ..SearchOptions::default()
+            },
             ..BenchConfig::default()
         };
         let a = run(&config(1), &|_| {});

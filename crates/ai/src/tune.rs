@@ -280,7 +280,11 @@ mod tests {
             threads,
             limits: Limits::frames(700),
             objective: Objective::Score,
-            search: SearchOptions { beam: 6, third: 0 },
+            search: SearchOptions {
+                beam: 6,
+                third: 0,
+                ..SearchOptions::default()
+            },
             ..TuneConfig::default()
         }
     }

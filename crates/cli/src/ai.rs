@@ -58,6 +58,11 @@ struct Style {
     /// Stop each game after this many frames.
     #[arg(long, default_value_t = 2_000_000)]
     max_frames: u64,
+    /// Do not dodge crashes: by default, where its chosen placement would crash the
+    /// cartridge (levels ~155 and up, the timing known, a crash mode but off), the AI takes
+    /// the same placement with pushdown or another one that does not.
+    #[arg(long)]
+    no_crash_dodge: bool,
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -181,6 +186,10 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
             max_frames: style.max_frames,
             ..nestris_ai::Limits::default()
         },
+        search: nestris_ai::SearchOptions {
+            crash_dodge: !style.no_crash_dodge,
+            ..nestris_ai::SearchOptions::default()
+        },
         ..BenchConfig::default()
     };
     if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {
@@ -234,17 +243,21 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
             "score": r.score, "uncapped_score": r.uncapped_score, "lines": r.lines, "level": r.level,
             "pieces": r.pieces, "frames": r.frames, "tetrises": r.tetrises, "topped_out": r.topped_out,
             "lag_frames": r.lag_frames, "crashed": r.crash_frame.is_some(), "crash_frame": r.crash_frame,
+            "crash_dodges": r.crash_dodges, "pushdown_dodges": r.pushdown_dodges,
+            "unavoidable_crashes": r.unavoidable_crashes,
         }));
         progress.inc(1);
         if !args.json {
             progress.suspend(|| {
                 println!(
-                    "game {:3}: score {:7}  lines {:4}  level {:3}  tetrises {:3}  {}",
+                    "game {:3}: score {:7}  lines {:4}  level {:3}  tetrises {:3}  lag {:5}  dodges {:3}  {}",
                     i + 1,
                     r.score,
                     r.lines,
                     r.level,
                     r.tetrises,
+                    r.lag_frames,
+                    r.crash_dodges,
                     match (r.topped_out, r.crash_frame) {
                         (false, Some(_)) => "crashed",
                         (true, Some(_)) => "crashed, topped out",

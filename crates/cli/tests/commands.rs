@@ -252,6 +252,20 @@ fn a_deep_ai_game_lags_by_default_and_not_with_music_and_no_rom() {
 }
 
 #[test]
+fn the_ai_dodges_the_crash_its_blind_self_runs_into() {
+    let deep = ["--start-level", "157", "--max-frames", "10000"];
+    let mut blind = deep.to_vec();
+    blind.push("--no-crash-dodge");
+    let g = ai_game(&blind);
+    assert_eq!(g["crashed"], true, "{g}");
+    assert_eq!(g["topped_out"], false);
+    assert_eq!(g["crash_dodges"], 0);
+    let g = ai_game(&deep);
+    assert_eq!(g["crashed"], false, "{g}");
+    assert!(g["crash_dodges"].as_u64().unwrap() >= 1);
+}
+
+#[test]
 fn sim_and_ai_warn_once_when_music_plays_without_a_rom() {
     let warning = "music on without --rom";
     for args in [

@@ -133,3 +133,20 @@ def test_vector_envs_take_a_crash_mode_and_report_lag_and_crashes(mode: str) -> 
         nestris.VecEnv(2, crash_mode="later")
     with pytest.raises(nestris.InvalidArgument, match="crash_mode must be"):
         nestris.VecPlacementEnv(2, crash_mode="later")
+
+
+def test_the_ai_takes_crash_dodge_and_plays_the_same_where_nothing_crashes() -> None:
+    # Level 18 never comes near the CPU's budget: the dodge changes nothing there.
+    plans = []
+    for dodge in (True, False):
+        ai = nestris.Ai(crash_dodge=dodge)
+        g = nestris.Game(level=18, seed=5)
+        out = []
+        for _ in range(20):
+            buttons = ai.plan(g)
+            out.append(buttons)
+            g.run(buttons)
+            while g.play_state != 1 and g.play_state != 10:
+                g.step(0)
+        plans.append(out)
+    assert plans[0] == plans[1] and any(plans[0])
