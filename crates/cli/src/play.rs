@@ -50,11 +50,12 @@ pub struct Args {
     pub ai_tap_hz: u8,
     /// When the cartridge would crash (levels ~155 and up): cartridge (the CPU halts, the
     /// picture freezes), show (marked CRASHED, the game plays on), topout (ends as a
-    /// top-out) or off (no lag or crash model). The game starts at power-on: lag frames and
-    /// crashes are followed only while the music is OFF (chosen on the music menu) or the
-    /// timing is otherwise kept; with music on the sound engine's cycles need the ROM's
-    /// music, which play does not read, so the timing is lost within the first frames of
-    /// music and nothing lags or crashes.
+    /// top-out) or off (no lag or crash model). Note: the game starts at power-on, and the
+    /// game-type menu plays music before it can be turned off; without the ROM's music
+    /// scripts (which play does not read) the sound engine's cycles are unknown, so the
+    /// sub-frame timing is lost in the menus and a game played from them has no lag frames
+    /// or crashes. Replays of headless games (`nestris ai --replays DIR`, music off) show
+    /// them in the window's replay viewer (`nestris replay FILE`).
     #[arg(long, value_name = "MODE", default_value = "cartridge", value_parser = crate::parse_crash_mode)]
     pub crash: nestris_core::CrashMode,
 }
