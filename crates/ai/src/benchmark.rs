@@ -25,10 +25,10 @@ use crate::eval::Weights;
 use crate::inputs::InputModel;
 use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
-use nestris_core::{CrashMode, GameSetup};
+use nestris_core::{Cartridge, CrashMode, GameSetup};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The published seed list, `seeds/standard.txt` (1000 games).
@@ -167,6 +167,14 @@ pub struct BenchConfig {
     /// What the engine does when the cartridge would crash (default `Cartridge`: the game
     /// ends there, [`End::Crash`]).
     pub crash_mode: CrashMode,
+    /// The music choice 0..=3 (default 3: off). While music plays the sound engine's cycles
+    /// need the cartridge's music scripts ([`BenchConfig::cartridge`]); without them the
+    /// games' sub-frame timing is lost in the first frames, and no lag frame or crash is
+    /// modelled.
+    pub music_type: u8,
+    /// What only the user's ROM holds (its music's scripts), if given.
+    #[serde(skip)]
+    pub cartridge: Option<Arc<Cartridge>>,
 }
 
 impl Default for BenchConfig {
@@ -186,6 +194,8 @@ impl Default for BenchConfig {
             search: SearchOptions::default(),
             limits: Limits::default(),
             crash_mode: CrashMode::Cartridge,
+            music_type: 3,
+            cartridge: None,
         }
     }
 }
@@ -217,7 +227,24 @@ impl BenchConfig {
     pub fn ai(&self) -> Ai {
         let mut ai = Ai::new(self.weights, self.model());
         ai.search_mut().options = self.search;
+        ai.search_mut().cartridge = self.cartridge.clone();
         ai
+    }
+
+    /// The setup of the game played from `seed`: [`Seed::setup`] at the start level, with
+    /// this configuration's crash mode and music.
+    pub fn setup(&self, seed: &Seed) -> GameSetup {
+        GameSetup {
+            crash_mode: self.crash_mode,
+            music_type: self.music_type,
+            ..seed.setup(self.start_level)
+        }
+    }
+
+    /// True when the games' timing cannot be followed: music on and no cartridge music, so
+    /// that no lag frame or crash will be modelled.
+    pub fn timing_unmodelled(&self) -> bool {
+        self.music_type != 3 && self.cartridge.as_ref().is_none_or(|c| c.music.is_none())
     }
 }
 
@@ -250,6 +277,15 @@ pub struct GameRecord {
     /// The frame in which the cartridge would have crashed, if it did.
     #[serde(default)]
     pub crash_frame: Option<u64>,
+    /// Crashes dodged (see [`GameResult::crash_dodges`]).
+    #[serde(default)]
+    pub crash_dodges: u32,
+    /// Of them, by pushdown.
+    #[serde(default)]
+    pub pushdown_dodges: u32,
+    /// Pieces whose every candidate crashed.
+    #[serde(default)]
+    pub unavoidable_crashes: u32,
 }
 
 impl GameRecord {
@@ -267,6 +303,9 @@ impl GameRecord {
             end: r.end,
             lag_frames: r.lag_frames,
             crash_frame: r.crash_frame,
+            crash_dodges: r.crash_dodges,
+            pushdown_dodges: r.pushdown_dodges,
+            unavoidable_crashes: r.unavoidable_crashes,
         }
     }
 }
@@ -346,6 +385,12 @@ pub struct BenchReport {
     /// Lag frames per game, on average.
     #[serde(default)]
     pub lag_frames: f64,
+    /// Crash dodges in all games (see [`GameResult::crash_dodges`]).
+    #[serde(default)]
+    pub crash_dodges: u64,
+    /// Of them, by pushdown.
+    #[serde(default)]
+    pub pushdown_dodges: u64,
     /// Games per second of wall time.
     pub games_per_second: f64,
     /// Wall time in seconds.
@@ -387,6 +432,8 @@ impl BenchReport {
             topped_out: frac(&|r| r.end == End::TopOut),
             crashed: frac(&|r| r.crash_frame.is_some()),
             lag_frames: results.iter().map(|r| r.lag_frames as f64).sum::<f64>() / n,
+            crash_dodges: results.iter().map(|r| r.crash_dodges as u64).sum(),
+            pushdown_dodges: results.iter().map(|r| r.pushdown_dodges as u64).sum(),
             games_per_second: if seconds > 0.0 {
                 results.len() as f64 / seconds
             } else {
@@ -416,6 +463,7 @@ impl BenchReport {
              tetris rate     {:.1}%\n\
              topped out      {:.1}%\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
+             crash dodges    {} ({} by pushdown; dodging {})\n\
              time            {:.1} s ({:.2} games/s)\n",
             self.results.len(),
             c.start_level,
@@ -433,6 +481,9 @@ impl BenchReport {
             100.0 * self.crashed,
             c.crash_mode,
             self.lag_frames,
+            self.crash_dodges,
+            self.pushdown_dodges,
+            if c.search.crash_dodge { "on" } else { "off" },
             self.seconds,
             self.games_per_second,
         )
@@ -502,11 +553,7 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
         || config.ai(),
         |ai, i| {
             let seed = config.seeds.0[i];
-            let setup = GameSetup {
-                crash_mode: config.crash_mode,
-                ..seed.setup(config.start_level)
-            };
-            let r = play(setup, ai, &config.limits, false);
+            let r = play(config.setup(&seed), ai, &config.limits, false);
             GameRecord::new(seed, &r)
         },
         progress,
@@ -545,7 +592,11 @@ mod tests {
             games: 5,
             threads,
             limits: Limits::frames(1_500),
-            search: SearchOptions { beam: 8, third: 2 },
+            search: SearchOptions {
+                beam: 8,
+                third: 2,
+                ..SearchOptions::default()
+            },
             ..BenchConfig::default()
         };
         let a = run(&config(1), &|_| {});

@@ -45,5 +45,5 @@ pub use board::Board;
 pub use eval::Weights;
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start};
-pub use player::{play, play_game, Ai, End, GameResult, Limits};
-pub use search::{Search, SearchOptions};
+pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
+pub use search::{Dodge, Plan, Search, SearchOptions};

@@ -2,7 +2,7 @@
 
 use crate::eval::Weights;
 use crate::inputs::InputModel;
-use crate::search::Search;
+use crate::search::{Plan, Search};
 use nestris_core::{bcd, Buttons, FrameEvents, Game, GameSetup};
 use serde::{Deserialize, Serialize};
 
@@ -38,10 +38,20 @@ impl Ai {
     /// The buttons for every frame from now until the current piece lands (the frame in
     /// which `playState` becomes 2 included). Empty when no piece is under control.
     pub fn plan(&mut self, game: &Game) -> Vec<Buttons> {
-        match self.search.best_in_game(game) {
-            Some(p) => self.search.movegen().inputs(&p),
-            None => Vec::new(),
-        }
+        self.plan_piece(game).map(|p| p.inputs).unwrap_or_default()
+    }
+
+    /// The placement [`Ai::plan`] would choose if it could not add pushdown to the move
+    /// generator's inputs (as a placement-level environment executes them), or `None`
+    /// when no piece is under control.
+    pub fn placement(&mut self, game: &Game) -> Option<crate::Placement> {
+        self.search.best_in_game(game)
+    }
+
+    /// [`Ai::plan`] with the placement and the crash dodge made, if any (`None` when no
+    /// piece is under control).
+    pub fn plan_piece(&mut self, game: &Game) -> Option<Plan> {
+        self.search.plan_in_game(game)
     }
 }
 
@@ -79,6 +89,13 @@ pub struct GameResult {
     /// mode `Cartridge` the game ended there ([`End::Crash`]), under `TopOut` it topped out
     /// there, under `Show` it went on.
     pub crash_frame: Option<u64>,
+    /// Pieces whose chosen placement would have crashed the cartridge and was replaced
+    /// (`SearchOptions::crash_dodge`), by another placement or by pushdown.
+    pub crash_dodges: u32,
+    /// Of `crash_dodges`, those made by pushdown alone (the same placement, Down held).
+    pub pushdown_dodges: u32,
+    /// Pieces whose every candidate crashed.
+    pub unavoidable_crashes: u32,
     /// Why the game ended.
     pub end: End,
     /// The game after the last frame.
@@ -238,7 +255,13 @@ pub enum End {
 /// [`play_game`] with more ways to stop, keeping the per-frame inputs only when
 /// `record_inputs` is set (`GameResult::inputs` is empty otherwise).
 pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool) -> GameResult {
-    let mut game = Game::new(setup);
+    play_from(Game::new(setup), ai, limits, record_inputs)
+}
+
+/// [`play`] from any state of a game (a snapshot, a poked position): the frames, inputs
+/// and counts are from `game` on.
+pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bool) -> GameResult {
+    let stats_before = ai.search.stats;
     let mut inputs = Vec::new();
     let mut plan: Vec<Buttons> = Vec::new();
     let mut at = 0;
@@ -266,7 +289,7 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
         }
         frames += 1;
         let before = counter.before(&game);
-        let ev = game.step(b);
+        let ev = crate::search::step(&mut game, b, ai.search.cartridge.as_deref());
         counter.after(before, &game, &ev);
         lag_frames += ev.has(FrameEvents::LAG) as u32;
         if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
@@ -303,7 +326,12 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
         }
     }
     let s = game.state();
+    let stats = ai.search.stats;
+    let count = |after: u64, before: u64| (after - before) as u32;
     GameResult {
+        crash_dodges: count(stats.crash_dodges, stats_before.crash_dodges),
+        pushdown_dodges: count(stats.pushdown_dodges, stats_before.pushdown_dodges),
+        unavoidable_crashes: count(stats.unavoidable_crashes, stats_before.unavoidable_crashes),
         score: bcd::score_value(s.score),
         uncapped_score: counter.total,
         lines,

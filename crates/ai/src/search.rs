@@ -15,14 +15,25 @@
 //! [`SearchOptions::third`] (current, preview) pairs are then searched over the third
 //! piece's placements too, and the best of those lines decides. Nothing is guessed: a
 //! player who could compute the generator would see the same.
+//!
+//! The same play-outs show which candidates crash the cartridge (at levels ~150 and up a
+//! clear's score frame can run into the next frame's interrupt; `nestris_core::CrashMode`).
+//! With [`SearchOptions::crash_dodge`] on, a chosen placement that crashes is replaced
+//! ([`Search::plan_in_game`]): first by the same placement with pushdown (Down held for
+//! its last rows, which moves the clear to other frames and cycles), then by the
+//! best-ranked other placement that does not crash, then any that does not; only when
+//! every candidate crashes is the crash taken. The copies play on through a crash
+//! (`CrashMode::Show`), so with the dodge off the player is blind to crashes: it walks
+//! into them.
 
 use crate::board::Board;
 use crate::eval::{clear_value, Context, Features, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
-use nestris_core::{bcd, Buttons, FrameEvents, Game, Region};
+use nestris_core::{bcd, Buttons, Cartridge, CrashMode, FrameEvents, Game, Region};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Level and line count, to follow level-ups through a search.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -57,6 +68,13 @@ pub struct SearchStats {
     pub placements: u64,
     /// Fields evaluated.
     pub evaluated: u64,
+    /// Placements changed because the chosen one crashed the cartridge
+    /// ([`SearchOptions::crash_dodge`]); `pushdown_dodges` of them by pushdown alone.
+    pub crash_dodges: u64,
+    /// Crash dodges by pushdown: the same placement with Down held for its last rows.
+    pub pushdown_dodges: u64,
+    /// Pieces whose every candidate crashed the cartridge (the crash was taken).
+    pub unavoidable_crashes: u64,
 }
 
 /// Settings of the search.
@@ -71,12 +89,53 @@ pub struct SearchOptions {
     /// spawns, on the fields of this many of the best (current, preview) pairs; 0 stops
     /// at the preview.
     pub third: usize,
+    /// With the game at hand ([`Search::plan_in_game`]), the timing known and a crash mode
+    /// other than `Off`: replace a placement that would crash the cartridge (see the
+    /// module's documentation). Off, the player is blind to crashes.
+    pub crash_dodge: bool,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { beam: 0, third: 8 }
+        SearchOptions {
+            beam: 0,
+            third: 8,
+            crash_dodge: true,
+        }
     }
+}
+
+/// How many chosen placements that crash are tried again with pushdown before the best
+/// placement that does not crash is taken.
+const DODGE_ROUNDS: usize = 4;
+
+/// How many frames to start holding Down at, for a pushdown dodge: the frame after the
+/// last tap and the next ones.
+const PUSHDOWN_STARTS: usize = 6;
+
+/// A crash dodge made for a plan.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Dodge {
+    /// The placement chosen does not crash (or crashes are not modelled).
+    None,
+    /// The placement chosen crashed; another one was taken.
+    Placement,
+    /// The placement chosen crashed without pushdown; with it, it does not.
+    Pushdown,
+    /// Every candidate crashes: the best of them was taken.
+    Unavoidable,
+}
+
+/// A plan for the current piece: where it goes and the buttons of every frame until it
+/// lands (the frame in which `playState` becomes 2 included).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The placement.
+    pub placement: Placement,
+    /// The buttons, from the state the plan was made in.
+    pub inputs: Vec<Buttons>,
+    /// Whether a crash was dodged.
+    pub dodge: Dodge,
 }
 
 /// The searcher and its reusable buffers.
@@ -92,6 +151,9 @@ pub struct Search {
     pub options: SearchOptions,
     /// Work counters since creation.
     pub stats: SearchStats,
+    /// What only the user's ROM holds (its music's scripts): the games played out on copies
+    /// step with it, as the real game does, so that their timing stays exact with music on.
+    pub cartridge: Option<Arc<Cartridge>>,
     first: MoveGen,
     second: MoveGen,
     order: Vec<(f32, usize)>,
@@ -111,6 +173,8 @@ struct Child {
     progress: Progress,
     /// The piece after the preview (spawn orientation), if known.
     third: Option<u8>,
+    /// Its play-out crashed the cartridge.
+    crashed: bool,
 }
 
 /// A (current, preview) pair of placements.
@@ -134,6 +198,7 @@ impl Search {
             region: Region::Ntsc,
             options: SearchOptions::default(),
             stats: SearchStats::default(),
+            cartridge: None,
             first: MoveGen::new(),
             second: MoveGen::new(),
             order: Vec::new(),
@@ -207,9 +272,11 @@ impl Search {
                 start: Start::spawn(b, next_spawn, prog.level, self.region),
                 progress: prog,
                 third: None,
+                crashed: false,
             });
         }
-        Some(self.expand_children())
+        let c = self.expand_children();
+        Some(self.first.placements()[self.children[c].index])
     }
 
     /// The best placement of the current piece of `game` (the state before a frame of
@@ -221,7 +288,22 @@ impl Search {
     /// field, level and timer the game will have, and the piece after it, which the
     /// generator has then chosen, is known and searched too (see
     /// [`SearchOptions::third`]).
+    ///
+    /// With [`SearchOptions::crash_dodge`] a placement that crashes is replaced by the best
+    /// one that does not when executed with its own inputs ([`MoveGen::inputs`]); no
+    /// pushdown is added (see [`Search::plan_in_game`]).
     pub fn best_in_game(&mut self, game: &Game) -> Option<Placement> {
+        self.plan_with(game, false).map(|p| p.placement)
+    }
+
+    /// [`Search::best_in_game`] with the placement's buttons, and the whole crash dodge
+    /// (see [`SearchOptions::crash_dodge`]): the buttons may add pushdown to the
+    /// placement's.
+    pub fn plan_in_game(&mut self, game: &Game) -> Option<Plan> {
+        self.plan_with(game, true)
+    }
+
+    fn plan_with(&mut self, game: &Game, pushdown: bool) -> Option<Plan> {
         let start = Start::from_game(game)?;
         let s = game.state();
         self.region = s.region;
@@ -237,7 +319,9 @@ impl Search {
         for k in 0..take {
             let i = self.order[k].1;
             let p = self.first.placements()[i];
-            let Some(g) = play_out(game, &self.first.inputs(&p)) else {
+            let Some((g, crashed)) =
+                play_out_blind(game, &self.first.inputs(&p), self.cartridge.as_deref())
+            else {
                 continue;
             };
             let Some(next) = Start::from_game(&g) else {
@@ -254,22 +338,115 @@ impl Search {
                     lines: gs.lines,
                 },
                 third: Some(SPAWN_TABLE[ORIENTATION_TYPE[gs.next_piece as usize % 20] as usize]),
+                crashed,
             });
         }
         if self.children.is_empty() {
             // Every candidate tops out: take the best of them anyway.
-            return Some(self.first.placements()[self.order[0].1]);
+            return Some(self.plan(self.first.placements()[self.order[0].1], Dodge::None));
         }
-        Some(self.expand_children())
+        let c = self.expand_children();
+        let child = self.children[c];
+        let placement = self.first.placements()[child.index];
+        if !child.crashed || !self.options.crash_dodge {
+            return Some(self.plan(placement, Dodge::None));
+        }
+        Some(self.dodge(game, c, pushdown))
+    }
+
+    /// The plan of `placement` with its movegen buttons.
+    fn plan(&self, placement: Placement, dodge: Dodge) -> Plan {
+        Plan {
+            placement,
+            inputs: self.first.inputs(&placement),
+            dodge,
+        }
+    }
+
+    /// The chosen child `c` crashes: the plan that dodges the crash (see the module's
+    /// documentation; by pushdown only if `pushdown`), or the crash when nothing avoids it.
+    fn dodge(&mut self, game: &Game, mut c: usize, pushdown: bool) -> Plan {
+        let greedy = self.first.placements()[self.children[c].index];
+        for _ in 0..DODGE_ROUNDS {
+            let child = self.children[c];
+            let p = self.first.placements()[child.index];
+            if !child.crashed {
+                self.stats.crash_dodges += 1;
+                return self.plan(p, Dodge::Placement);
+            }
+            if let Some(inputs) = pushdown.then(|| self.pushdown(game, &p)).flatten() {
+                self.stats.crash_dodges += 1;
+                self.stats.pushdown_dodges += 1;
+                return Plan {
+                    placement: p,
+                    inputs,
+                    dodge: Dodge::Pushdown,
+                };
+            }
+            // In order, so that the next search breaks ties as the first did.
+            self.children.remove(c);
+            if self.children.is_empty() {
+                break;
+            }
+            c = self.expand_children();
+        }
+        self.children.retain(|c| !c.crashed);
+        if self.children.is_empty() {
+            self.stats.unavoidable_crashes += 1;
+            return self.plan(greedy, Dodge::Unavoidable);
+        }
+        let c = self.expand_children();
+        self.stats.crash_dodges += 1;
+        self.plan(
+            self.first.placements()[self.children[c].index],
+            Dodge::Placement,
+        )
+    }
+
+    /// The buttons of `p` with Down held from some frame after its last tap until it lands,
+    /// if one such start puts the piece in the same place and does not crash before the
+    /// next spawn.
+    fn pushdown(&self, game: &Game, p: &Placement) -> Option<Vec<Buttons>> {
+        let base = self.first.inputs(p);
+        // Down starts only on a fresh press with nothing else held; taps are single frames.
+        let after_taps = base
+            .iter()
+            .rposition(|b| *b != Buttons::NONE)
+            .map_or(self.model.reaction as usize, |i| i + 1);
+        let cart = self.cartridge.as_deref();
+        for from in after_taps..base.len().min(after_taps + PUSHDOWN_STARTS) {
+            let mut g = blind_copy(game);
+            let mut inputs = base[..from].to_vec();
+            let mut crashed = false;
+            for &b in &inputs {
+                crashed |= crashes(&step(&mut g, b, cart));
+            }
+            // At most a field's height of frames with Down held.
+            for _ in 0..24 {
+                if g.state().play_state != 1 {
+                    break;
+                }
+                inputs.push(Buttons::DOWN);
+                crashed |= crashes(&step(&mut g, Buttons::DOWN, cart));
+            }
+            let s = g.state();
+            if crashed || s.play_state != 2 || (s.piece, s.x, s.y) != (p.o, p.x, p.y) {
+                continue;
+            }
+            if let Some((_, false)) = finish_blind(g, cart) {
+                return Some(inputs);
+            }
+        }
+        None
     }
 
     /// Searches the preview (and the piece after it where known) under every child and
-    /// returns the first-ply placement of the best line.
-    fn expand_children(&mut self) -> Placement {
+    /// returns the child of the best line (an index into `children`, not empty).
+    fn expand_children(&mut self) -> usize {
         let w = self.weights;
         let third = self.options.third;
         self.pairs.clear();
-        let mut best = (f32::NEG_INFINITY, self.children[0].index);
+        let mut best = (f32::NEG_INFINITY, 0);
         for c in 0..self.children.len() {
             let child = self.children[c];
             self.second.generate(&child.start, &self.model);
@@ -303,11 +480,11 @@ impl Search {
                 }
             }
             if best2 > best.0 {
-                best = (best2, child.index);
+                best = (best2, c);
             }
         }
         if self.pairs.is_empty() {
-            return self.first.placements()[best.1];
+            return best.1;
         }
         // The piece after the preview on the best pairs' fields.
         let mut best3 = (f32::NEG_INFINITY, best.1);
@@ -315,7 +492,7 @@ impl Search {
             let pair = self.pairs[k];
             let child = &self.children[pair.child];
             let piece = child.third.expect("pairs only for known pieces");
-            let index = child.index;
+            let index = pair.child;
             let start = Start::spawn(pair.board, piece, pair.progress.level, self.region);
             self.second.generate(&start, &self.model);
             let n = self.second.placements().len();
@@ -335,9 +512,9 @@ impl Search {
             }
         }
         if best3.0 == f32::NEG_INFINITY {
-            return self.first.placements()[best.1];
+            return best.1;
         }
-        self.first.placements()[best3.1]
+        best3.1
     }
 }
 
@@ -361,14 +538,23 @@ fn push_top(top: &mut Vec<Pair>, k: usize, pair: Pair) {
 /// `game` after `inputs` and the frames of no input up to the next spawn, or `None` if
 /// the piece tops out (or no piece spawns within 400 frames).
 pub fn play_out(game: &Game, inputs: &[Buttons]) -> Option<Game> {
+    play_out_with(game, inputs, None)
+}
+
+/// [`play_out`], stepping with `cartridge`'s data when given.
+pub fn play_out_with(
+    game: &Game,
+    inputs: &[Buttons],
+    cartridge: Option<&Cartridge>,
+) -> Option<Game> {
     let mut g = game.clone();
     for &b in inputs {
-        if g.step(b).has(FrameEvents::TOPPED_OUT) {
+        if step(&mut g, b, cartridge).has(FrameEvents::TOPPED_OUT) {
             return None;
         }
     }
     for _ in 0..400 {
-        let ev = g.step(Buttons::NONE);
+        let ev = step(&mut g, Buttons::NONE, cartridge);
         if ev.has(FrameEvents::TOPPED_OUT) {
             return None;
         }
@@ -377,6 +563,67 @@ pub fn play_out(game: &Game, inputs: &[Buttons]) -> Option<Game> {
         }
     }
     None
+}
+
+/// True when a frame's events show the cartridge crashing.
+#[inline]
+fn crashes(ev: &FrameEvents) -> bool {
+    ev.flags & (FrameEvents::CRASHED | FrameEvents::DISPATCH_BROKEN) != 0
+}
+
+/// A copy of `game` that plays on through a crash (`CrashMode::Show`), so that a candidate
+/// that crashes can still be evaluated, and its crash seen.
+fn blind_copy(game: &Game) -> Game {
+    let mut g = game.clone();
+    if !matches!(g.crash_mode(), CrashMode::Off | CrashMode::Show) {
+        g.set_crash_mode(CrashMode::Show);
+    }
+    g
+}
+
+/// [`play_out_with`] on a [`blind_copy`]: the game at the next spawn and whether the
+/// cartridge crashed on the way, or `None` if the piece tops out.
+fn play_out_blind(
+    game: &Game,
+    inputs: &[Buttons],
+    cartridge: Option<&Cartridge>,
+) -> Option<(Game, bool)> {
+    let mut g = blind_copy(game);
+    let mut crashed = false;
+    for &b in inputs {
+        let ev = step(&mut g, b, cartridge);
+        if ev.has(FrameEvents::TOPPED_OUT) {
+            return None;
+        }
+        crashed |= crashes(&ev);
+    }
+    finish_blind(g, cartridge).map(|(g, c)| (g, c || crashed))
+}
+
+/// Runs `g` with no input to the next spawn: the game then and whether it crashed, or
+/// `None` if it tops out first (or no piece spawns within 400 frames).
+fn finish_blind(mut g: Game, cartridge: Option<&Cartridge>) -> Option<(Game, bool)> {
+    let mut crashed = false;
+    for _ in 0..400 {
+        let ev = step(&mut g, Buttons::NONE, cartridge);
+        if ev.has(FrameEvents::TOPPED_OUT) {
+            return None;
+        }
+        crashed |= crashes(&ev);
+        if ev.has(FrameEvents::SPAWNED) {
+            return Some((g, crashed));
+        }
+    }
+    None
+}
+
+/// One frame of `game`, with the cartridge's data when given.
+#[inline]
+pub(crate) fn step(game: &mut Game, b: Buttons, cartridge: Option<&Cartridge>) -> FrameEvents {
+    match cartridge {
+        Some(c) => game.step_with_cartridge(b, c),
+        None => game.step(b),
+    }
 }
 
 #[cfg(test)]

@@ -194,8 +194,11 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         weights: config.initial,
         search: config.search,
         limits: config.limits,
-        // Tuning plays by the cartridge's rules.
+        // Tuning plays by the cartridge's rules, with the music off so that they apply
+        // without a ROM.
         crash_mode: nestris_core::CrashMode::Cartridge,
+        music_type: 3,
+        cartridge: None,
     };
     let population = config.population.max(2);
     let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
@@ -223,7 +226,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             |ai, job| {
                 let (c, g) = (job / games, job % games);
                 ai.search_mut().weights = Weights::from_array(candidates[c]);
-                let setup = bench.seeds.0[g].setup(config.start_level);
+                let setup = bench.setup(&bench.seeds.0[g]);
                 config.objective.of(&play(setup, ai, &config.limits, false))
             },
             &|done| progress(done_before + done),
@@ -277,7 +280,11 @@ mod tests {
             threads,
             limits: Limits::frames(700),
             objective: Objective::Score,
-            search: SearchOptions { beam: 6, third: 0 },
+            search: SearchOptions {
+                beam: 6,
+                third: 0,
+                ..SearchOptions::default()
+            },
             ..TuneConfig::default()
         }
     }

@@ -48,6 +48,21 @@ struct Style {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Music 0-2, or 3 for none (the default). With music on the sound engine's cycles need
+    /// the cartridge's music (--rom); without it no lag frame or crash is modelled.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    music: u8,
+    /// Your Tetris (USA) ROM: its music's scripts make the timing exact with music on.
+    #[arg(long, value_name = "FILE")]
+    rom: Option<PathBuf>,
+    /// Stop each game after this many frames.
+    #[arg(long, default_value_t = 2_000_000)]
+    max_frames: u64,
+    /// Do not dodge crashes: by default, where its chosen placement would crash the
+    /// cartridge (levels ~155 and up, the timing known, a crash mode but off), the AI takes
+    /// the same placement with pushdown or another one that does not.
+    #[arg(long)]
+    no_crash_dodge: bool,
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -155,7 +170,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {
     check(style)?;
-    Ok(BenchConfig {
+    let cartridge = crate::load_cartridge(style.rom.as_deref())?;
+    let config = BenchConfig {
         start_level: style.start_level,
         tap_hz: style.tap_hz,
         reaction: style.reaction,
@@ -164,8 +180,22 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
         threads: threads(style),
         weights: weights(style)?,
         crash_mode: crash,
+        music_type: style.music,
+        cartridge: cartridge.map(std::sync::Arc::new),
+        limits: nestris_ai::Limits {
+            max_frames: style.max_frames,
+            ..nestris_ai::Limits::default()
+        },
+        search: nestris_ai::SearchOptions {
+            crash_dodge: !style.no_crash_dodge,
+            ..nestris_ai::SearchOptions::default()
+        },
         ..BenchConfig::default()
-    })
+    };
+    if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {
+        crate::warn_music_without_rom();
+    }
+    Ok(config)
 }
 
 fn play(args: &PlayArgs) -> Result<ExitCode> {
@@ -188,10 +218,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     };
     let mut rows = Vec::new();
     for (i, seed) in seeds.0.iter().enumerate() {
-        let setup = nestris_core::GameSetup {
-            crash_mode: config.crash_mode,
-            ..seed.setup(config.start_level)
-        };
+        let setup = config.setup(seed);
         let mut ai: Ai = config.ai();
         let r = play_game(setup, &mut ai, config.limits.max_frames);
         if let Some(dir) = &args.replays {
@@ -216,17 +243,21 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
             "score": r.score, "uncapped_score": r.uncapped_score, "lines": r.lines, "level": r.level,
             "pieces": r.pieces, "frames": r.frames, "tetrises": r.tetrises, "topped_out": r.topped_out,
             "lag_frames": r.lag_frames, "crashed": r.crash_frame.is_some(), "crash_frame": r.crash_frame,
+            "crash_dodges": r.crash_dodges, "pushdown_dodges": r.pushdown_dodges,
+            "unavoidable_crashes": r.unavoidable_crashes,
         }));
         progress.inc(1);
         if !args.json {
             progress.suspend(|| {
                 println!(
-                    "game {:3}: score {:7}  lines {:4}  level {:3}  tetrises {:3}  {}",
+                    "game {:3}: score {:7}  lines {:4}  level {:3}  tetrises {:3}  lag {:5}  dodges {:3}  {}",
                     i + 1,
                     r.score,
                     r.lines,
                     r.level,
                     r.tetrises,
+                    r.lag_frames,
+                    r.crash_dodges,
                     match (r.topped_out, r.crash_frame) {
                         (false, Some(_)) => "crashed",
                         (true, Some(_)) => "crashed, topped out",

@@ -111,6 +111,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 games,
                 threads: t,
                 policy: nestris_sim::Policy::Random,
+                // As the published figures were measured: music on, the timing soon lost
+                // without the ROM's music (docs/PERFORMANCE.md).
+                music_type: 0,
                 ..Default::default()
             },
             &|_| {},

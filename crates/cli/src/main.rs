@@ -56,6 +56,26 @@ fn parse_crash_mode(name: &str) -> Result<nestris_core::CrashMode, String> {
         .ok_or_else(|| format!("unknown crash mode {name:?}: use cartridge, show, topout or off"))
 }
 
+/// The cartridge data of the user's ROM (`--rom FILE`), if given.
+fn load_cartridge(
+    rom: Option<&std::path::Path>,
+) -> anyhow::Result<Option<nestris_core::Cartridge>> {
+    use anyhow::Context;
+    let Some(p) = rom else { return Ok(None) };
+    let image = std::fs::read(p).with_context(|| format!("cannot read ROM {}", p.display()))?;
+    let cart =
+        nestris_replay::rom::cartridge(&image).with_context(|| format!("{}", p.display()))?;
+    Ok(Some(cart))
+}
+
+/// The one line a headless command prints when its games play music without the ROM's
+/// music scripts: their timing is then lost from the first frames.
+fn warn_music_without_rom() {
+    eprintln!(
+        "nestris: music on without --rom: the sound engine's cycles are unknown, so lag frames and crashes are not modelled (--music 3, the default, needs no ROM)"
+    );
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

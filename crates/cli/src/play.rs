@@ -48,6 +48,15 @@ pub struct Args {
     /// The AI's tap rate in Hz (30, 20, 15 or 12).
     #[arg(long, value_name = "HZ", default_value_t = 30, requires = "ai")]
     pub ai_tap_hz: u8,
+    /// When the cartridge would crash (levels ~155 and up): cartridge (the CPU halts, the
+    /// picture freezes), show (marked CRASHED, the game plays on), topout (ends as a
+    /// top-out) or off (no lag or crash model). The menus are not counted: a game starts
+    /// its count from the timing the cartridge recordings had at that point. Choose music
+    /// OFF in the game-type menu to have lag frames and crashes: with music, the sound
+    /// engine's cycles need the ROM's music scripts (which play does not read), and the
+    /// timing is lost in the game's first frames of music.
+    #[arg(long, value_name = "MODE", default_value = "cartridge", value_parser = crate::parse_crash_mode)]
+    pub crash: nestris_core::CrashMode,
 }
 
 /// The input model for a tap rate in Hz.
@@ -98,6 +107,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 quick: args.quick,
                 replay_dir: Some(replay_dir),
                 rom_demo,
+                crash_mode: args.crash,
             },
             pilot,
         )?;
@@ -108,6 +118,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         region,
         hud: args.hud,
         mute: args.mute,
+        crash_mode: args.crash,
         ..Default::default()
     };
     if let Some(s) = args.scale {

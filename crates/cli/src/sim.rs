@@ -50,10 +50,18 @@ pub struct Args {
     /// Default: cartridge; with --replay, the replay's own.
     #[arg(long, value_name = "MODE", value_parser = crate::parse_crash_mode)]
     pub crash: Option<nestris_core::CrashMode>,
+    /// Music 0-2, or 3 for none (the default). With music on the sound engine's cycles need
+    /// the cartridge's music (--rom); without it no lag frame or crash is modelled.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub music: u8,
+    /// Your Tetris (USA) ROM: its music's scripts make the timing exact with music on.
+    #[arg(long, value_name = "FILE")]
+    pub rom: Option<PathBuf>,
 }
 
 /// Runs `nestris sim`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    let cartridge = crate::load_cartridge(args.rom.as_deref())?;
     if let Some(path) = &args.replay {
         let mut replay = crate::replay::load(path)?;
         if let Some(mode) = args.crash {
@@ -122,7 +130,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         policy,
         max_frames: args.max_frames,
         crash_mode: args.crash.unwrap_or_default(),
+        music_type: args.music,
+        cartridge: cartridge.map(Arc::new),
     };
+    if config.timing_unmodelled() && config.crash_mode != nestris_core::CrashMode::Off {
+        crate::warn_music_without_rom();
+    }
     let bar = if args.games >= 10 && !args.json {
         let b = ProgressBar::new(args.games);
         b.set_style(

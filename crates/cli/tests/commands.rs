@@ -218,3 +218,89 @@ fn a_rom_that_is_not_tetris_is_refused() {
         .failure()
         .stderr(predicate::str::contains("not a Tetris (USA) image"));
 }
+
+/// `nestris ai play --json` from `args`: its one game.
+fn ai_game(args: &[&str]) -> serde_json::Value {
+    let out = nestris()
+        .args(["ai", "play", "--threads", "1", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v[0].clone()
+}
+
+#[test]
+fn a_deep_ai_game_lags_by_default_and_not_with_music_and_no_rom() {
+    // From level 159 the score is capped within 6,000 frames, and from then on the score
+    // frames of its clears overrun the CPU's budget. The default (the music off) follows
+    // the timing without a ROM.
+    let deep = ["--start-level", "159", "--max-frames", "6000"];
+    let g = ai_game(&deep);
+    assert!(g["lag_frames"].as_u64().unwrap() > 0, "{g}");
+    assert_eq!(g["score"], 999_999);
+    let mut music = deep.to_vec();
+    music.extend(["--music", "0"]);
+    let g = ai_game(&music);
+    assert_eq!(g["lag_frames"], 0, "{g}");
+    assert_eq!(g["crashed"], false);
+}
+
+#[test]
+fn the_ai_dodges_the_crash_its_blind_self_runs_into() {
+    let deep = ["--start-level", "157", "--max-frames", "10000"];
+    let mut blind = deep.to_vec();
+    blind.push("--no-crash-dodge");
+    let g = ai_game(&blind);
+    assert_eq!(g["crashed"], true, "{g}");
+    assert_eq!(g["topped_out"], false);
+    assert_eq!(g["crash_dodges"], 0);
+    let g = ai_game(&deep);
+    assert_eq!(g["crashed"], false, "{g}");
+    assert!(g["crash_dodges"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn sim_and_ai_warn_once_when_music_plays_without_a_rom() {
+    let warning = "music on without --rom";
+    for args in [
+        &["sim", "--policy", "idle", "--max-frames", "100", "--json"][..],
+        &[
+            "ai",
+            "play",
+            "--max-frames",
+            "100",
+            "--threads",
+            "1",
+            "--json",
+        ][..],
+    ] {
+        // The default is the music off, which is exact: no warning.
+        nestris()
+            .args(args)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(warning).not());
+        let out = nestris()
+            .args(args)
+            .args(["--music", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.matches(warning).count(), 1, "{err}");
+        // With the model off there is nothing to warn about.
+        nestris()
+            .args(args)
+            .args(["--music", "1", "--crash", "off"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(warning).not());
+    }
+    nestris().args(["sim", "--music", "4"]).assert().failure();
+}

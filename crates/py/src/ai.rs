@@ -24,18 +24,11 @@ pub fn choose_index(ai: &mut Ai, ep: &PlacementEpisode) -> Option<usize> {
     if ep.ended {
         return None;
     }
-    let plan = ai.plan(&ep.game);
-    if plan.is_empty() {
-        return None;
-    }
-    let mut g = ep.game.clone();
-    for b in plan {
-        g.step(b);
-    }
-    let s = g.state();
+    // The episode executes the move generator's inputs: no pushdown dodge.
+    let p = ai.placement(&ep.game)?;
     ep.choices
         .iter()
-        .position(|c| (c.o, c.x, c.y) == (s.piece, s.x, s.y))
+        .position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
 }
 
 /// The evaluation weights from a Python dict (missing keys keep their defaults).
@@ -126,10 +119,13 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// The AI player of ``nestris-ai`` (board evaluation and a search over the current
 /// piece and the preview, with frame-exact move generation) as a policy.
 ///
-/// ``Ai(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None)``: its hands
-/// tap at ``tap_hz`` (30, 20, 15 or 12 taps per second), wait ``reaction`` frames after
-/// each spawn, and may hold directions (``das``) and Down (``soft_drop``); ``weights``
-/// is a dict overriding some of the evaluation weights (``Ai().weights`` lists them).
+/// ``Ai(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None,
+/// crash_dodge=True)``: its hands tap at ``tap_hz`` (30, 20, 15 or 12 taps per second),
+/// wait ``reaction`` frames after each spawn, and may hold directions (``das``) and Down
+/// (``soft_drop``); ``weights`` is a dict overriding some of the evaluation weights
+/// (``Ai().weights`` lists them). With ``crash_dodge`` the AI does not take a placement
+/// that would crash the cartridge (levels ~155 and up, with the crash model on) when
+/// another one, or in :meth:`plan` the same one with pushdown, does not.
 ///
 /// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
 ///   :class:`Game` where the AI wants it.
@@ -169,8 +165,8 @@ impl PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None),
-        text_signature = "(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None)"
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true),
+        text_signature = "(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True)"
     )]
     fn py_new(
         py: Python<'_>,
@@ -179,6 +175,7 @@ impl PyAi {
         das: bool,
         soft_drop: bool,
         weights: Option<&Bound<'_, PyAny>>,
+        crash_dodge: bool,
     ) -> PyResult<Self> {
         let zero = 0i32.into_bound_py_any(py)?;
         let thirty = 30i32.into_bound_py_any(py)?;
@@ -189,11 +186,9 @@ impl PyAi {
             soft_drop,
         )?;
         let weights = weights_arg(weights)?;
-        Ok(PyAi {
-            ai: Ai::new(weights, model),
-            model,
-            weights,
-        })
+        let mut ai = Ai::new(weights, model);
+        ai.search_mut().options.crash_dodge = crash_dodge;
+        Ok(PyAi { ai, model, weights })
     }
 
     /// The joypad bytes, one per frame from the next frame on, that put the current

@@ -100,6 +100,10 @@ pub struct Rows<'a, E> {
     pub scores: &'a mut [i64],
     pub lines: &'a mut [i64],
     pub events: &'a mut [u32],
+    /// Lag frames of the game's last step.
+    pub lag: &'a mut [u32],
+    /// The game has crashed (`Game::crashed`).
+    pub crashed: &'a mut [bool],
 }
 
 impl<'a, E: Send> Group for Rows<'a, E> {
@@ -128,6 +132,8 @@ impl<'a, E: Send> Group for Rows<'a, E> {
             scores: take(&mut self.scores, k),
             lines: take(&mut self.lines, k),
             events: take(&mut self.events, k),
+            lag: take(&mut self.lag, k),
+            crashed: take(&mut self.crashed, k),
         };
         self.offset += k;
         out
@@ -142,6 +148,8 @@ impl<E> Rows<'_, E> {
         self.terminated[i] = false;
         self.truncated[i] = false;
         self.events[i] = 0;
+        self.lag[i] = 0;
+        self.crashed[i] = false;
     }
 }
 
@@ -157,6 +165,8 @@ pub struct Arrays {
     pub scores: Py<PyArray1<i64>>,
     pub lines: Py<PyArray1<i64>>,
     pub events: Py<PyArray1<u32>>,
+    pub lag: Py<PyArray1<u32>>,
+    pub crashed: Py<PyArray1<bool>>,
 }
 
 impl Arrays {
@@ -176,6 +186,8 @@ impl Arrays {
             scores: PyArray1::<i64>::zeros(py, n, false).unbind(),
             lines: PyArray1::<i64>::zeros(py, n, false).unbind(),
             events: PyArray1::<u32>::zeros(py, n, false).unbind(),
+            lag: PyArray1::<u32>::zeros(py, n, false).unbind(),
+            crashed: PyArray1::<bool>::zeros(py, n, false).unbind(),
         }
     }
 
@@ -196,6 +208,8 @@ impl Arrays {
         let mut scores = self.scores.bind(py).try_readwrite()?;
         let mut lines = self.lines.bind(py).try_readwrite()?;
         let mut events = self.events.bind(py).try_readwrite()?;
+        let mut lag = self.lag.bind(py).try_readwrite()?;
+        let mut crashed = self.crashed.bind(py).try_readwrite()?;
         f(Rows {
             offset: 0,
             eps,
@@ -209,15 +223,20 @@ impl Arrays {
             scores: scores.as_slice_mut().map_err(not_contiguous)?,
             lines: lines.as_slice_mut().map_err(not_contiguous)?,
             events: events.as_slice_mut().map_err(not_contiguous)?,
+            lag: lag.as_slice_mut().map_err(not_contiguous)?,
+            crashed: crashed.as_slice_mut().map_err(not_contiguous)?,
         })
     }
 
-    /// `info`'s entries every vectorized environment has: `score`, `lines`, `events`.
+    /// `info`'s entries every vectorized environment has: `score`, `lines`, `events`,
+    /// `lag` (the step's lag frames) and `crashed`.
     pub fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("score", self.scores.bind(py))?;
         d.set_item("lines", self.lines.bind(py))?;
         d.set_item("events", self.events.bind(py))?;
+        d.set_item("lag", self.lag.bind(py))?;
+        d.set_item("crashed", self.crashed.bind(py))?;
         Ok(d)
     }
 }

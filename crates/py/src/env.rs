@@ -88,7 +88,8 @@ fn info<'py>(py: Python<'py>, ep: &Episode, res: &StepResult) -> PyResult<Bound<
 /// The frame-level environment's engine side (see ``nestris.env.NesTetrisEnv``).
 ///
 /// ``FrameEnv(start_level=0, region="ntsc", game_type="A", height=0, actions=None,
-/// frame_skip=1, reward="score", observation="board", crash_mode="cartridge")``; ``reset(seed)`` then
+/// frame_skip=1, reward="score", observation="board", crash_mode="cartridge",
+/// music_type=3)``; ``reset(seed)`` then
 /// ``step(action) -> (observation, reward, terminated, info)``.
 #[pyclass(module = "nestris._nestris", name = "FrameEnv")]
 #[derive(Debug)]
@@ -101,8 +102,8 @@ pub struct FrameEnv {
 impl FrameEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", crash_mode="cartridge"),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\")"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", crash_mode="cartridge", music_type=None),
+        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -119,6 +120,7 @@ impl FrameEnv {
         reward: &str,
         observation: &str,
         crash_mode: &str,
+        music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
@@ -134,6 +136,7 @@ impl FrameEnv {
             None,
         )?;
         cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
         let ep = Episode::new(&cfg, Some(0));
         Ok(FrameEnv { cfg, ep })
     }

@@ -546,8 +546,12 @@ fn buttons_arg(buttons: i64) -> PyResult<Buttons> {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None, crash_mode="cartridge"),
-        text_signature = "(level=0, seed=None, region=\"ntsc\", game_type=\"A\", height=0, crash_mode=\"cartridge\")"
+    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None, crash_mode="cartridge", music_type=None),
+        text_signature = "(level=0, seed=None, region=\"ntsc\", game_type=\"A\", height=0, crash_mode=\"cartridge\", music_type=3)"
+    )]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per keyword of the Python constructor"
     )]
     fn py_new(
         py: Python<'_>,
@@ -557,6 +561,7 @@ impl PyGame {
         game_type: &str,
         height: Option<&Bound<'_, PyAny>>,
         crash_mode: &str,
+        music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let zero = 0i32.into_pyobject(py)?.into_any();
         let mut opts = GameOptions::parse(
@@ -566,6 +571,7 @@ impl PyGame {
             height.unwrap_or(&zero),
         )?;
         opts.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+        opts.music_type = crate::options::parse_music_type(py, music_type)?;
         let seed = seed_arg(seed)?;
         Ok(PyGame::wrap(py, Game::new(opts.setup(seed))))
     }

@@ -1,8 +1,10 @@
 //! Reading and checking the arguments Python passes: levels, regions, game types, seeds,
 //! and the options shared by the environments.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use nestris_core::{CrashMode, GameSetup, GameType, Region};
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use crate::errors::invalid_argument;
@@ -116,6 +118,32 @@ pub fn parse_crash_mode(text: &str) -> PyResult<CrashMode> {
     })
 }
 
+/// Music off: the default of every game made from Python.
+pub const MUSIC_OFF: u8 = 3;
+
+/// Set once the music warning has been given (it is given once per process).
+static MUSIC_WARNED: AtomicBool = AtomicBool::new(false);
+
+/// `music_type`: `None` (music off, 3) or an int from 0 to 3. Music on (0-2) warns once per
+/// process: without the cartridge's music scripts, which Python has no way to pass, the
+/// sound engine's cycles are unknown, the timing is lost in the first frames, and no lag
+/// frame or crash is modelled.
+pub fn parse_music_type(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+    let music = match obj {
+        Some(o) if !o.is_none() => int_in("music_type", o, 0, 3)? as u8,
+        _ => MUSIC_OFF,
+    };
+    if music != MUSIC_OFF && !MUSIC_WARNED.swap(true, Ordering::Relaxed) {
+        PyErr::warn(
+            py,
+            py.get_type::<PyUserWarning>().as_any(),
+            c"music_type 0-2 (music on): without the cartridge's music (no ROM can be given here) lag frames and crashes are not modelled; music_type=3 (the default) is exact",
+            1,
+        )?;
+    }
+    Ok(music)
+}
+
 /// What every game of an environment or a `Game` starts from, but the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameOptions {
@@ -129,6 +157,8 @@ pub struct GameOptions {
     pub height: u8,
     /// What happens when the cartridge would crash (`Cartridge` unless set after parsing).
     pub crash_mode: CrashMode,
+    /// The music choice, 0..=3 ([`MUSIC_OFF`] unless set after parsing).
+    pub music_type: u8,
 }
 
 impl GameOptions {
@@ -145,6 +175,7 @@ impl GameOptions {
             level: int_in("level", level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
             crash_mode: CrashMode::Cartridge,
+            music_type: MUSIC_OFF,
         })
     }
 
@@ -161,6 +192,7 @@ impl GameOptions {
             level: self.level,
             height: self.height,
             crash_mode: self.crash_mode,
+            music_type: self.music_type,
             ..base
         }
     }
@@ -260,6 +292,7 @@ impl EnvConfig {
             level: int_in("start_level", start_level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
             crash_mode: CrashMode::Cartridge,
+            music_type: MUSIC_OFF,
         };
         let actions = match actions {
             None => DEFAULT_ACTIONS.to_vec(),

@@ -122,7 +122,7 @@ fn info<'py>(
 ///
 /// ``PlacementEnv(start_level=0, region="ntsc", game_type="A", height=0, tap_hz=30,
 /// reaction=0, das=False, soft_drop=False, reward="score", observation="board",
-/// crash_mode="cartridge")``;
+/// crash_mode="cartridge", music_type=3)``;
 /// ``reset(seed)`` then ``step(action) -> (observation, reward, terminated, info)``.
 /// Action i is the i-th placement of ``placements()`` (orientation, x, y), ordered by
 /// orientation, then x, then y.
@@ -155,8 +155,8 @@ impl PlacementEnv {
 impl PlacementEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", crash_mode="cartridge"),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\")"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", crash_mode="cartridge", music_type=None),
+        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -175,6 +175,7 @@ impl PlacementEnv {
         reward: &str,
         observation: &str,
         crash_mode: &str,
+        music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let zero = 0i32.into_bound_py_any(py)?;
         let thirty = 30i32.into_bound_py_any(py)?;
@@ -192,6 +193,7 @@ impl PlacementEnv {
             None,
         )?;
         cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
         let mut mg = MoveGen::new();
         let ep = PlacementEpisode::new(&cfg, Some(0), &mut mg);
         Ok(PlacementEnv { cfg, ep, mg })

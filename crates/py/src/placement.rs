@@ -111,6 +111,7 @@ impl PlacementConfig {
             level: int_in("start_level", start_level, 0, 255)? as u8,
             height: int_in("height", height, 0, 5)? as u8,
             crash_mode: nestris_core::CrashMode::Cartridge,
+            music_type: crate::options::MUSIC_OFF,
         };
         let max_episode_steps = match max_episode_steps {
             Some(m) if !m.is_none() => Some(int_in("max_episode_steps", m, 1, i64::MAX)? as u64),

@@ -108,6 +108,8 @@ impl Rows<'_> {
             b.terminated[i] = r.terminated;
             b.truncated[i] = truncated;
             b.events[i] = r.flags;
+            b.lag[i] = r.lag;
+            b.crashed[i] = ep.game.crashed().is_some();
             b.needs_reset[i] = r.terminated || truncated;
             self.frames[i] = r.frames;
             self.observe(cfg, i);
@@ -167,7 +169,8 @@ impl Arrays {
 ///
 /// ``VecPlacementEnv(n, start_level=0, region="ntsc", game_type="A", height=0,
 /// tap_hz=30, reaction=0, das=False, soft_drop=False, reward="score",
-/// observation="board", max_episode_steps=None, num_threads=1)``.
+/// observation="board", max_episode_steps=None, num_threads=1, crash_mode="cartridge",
+/// music_type=3)``.
 ///
 /// :meth:`step` takes n placement indices (one per game; each must be allowed by that
 /// game's mask) and runs every game without the GIL, writing into arrays allocated
@@ -237,8 +240,8 @@ impl PyVecPlacementEnv {
 impl PyVecPlacementEnv {
     #[new]
     #[pyo3(
-        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", max_episode_steps=None, num_threads=None),
-        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1)"
+        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None),
+        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -259,12 +262,14 @@ impl PyVecPlacementEnv {
         observation: &str,
         max_episode_steps: Option<&Bound<'_, PyAny>>,
         num_threads: Option<&Bound<'_, PyAny>>,
+        crash_mode: &str,
+        music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
         let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
         let thirty = 30i32.into_bound_py_any(py)?;
-        let cfg = PlacementConfig::parse(
+        let mut cfg = PlacementConfig::parse(
             start_level.unwrap_or(&zero),
             region,
             game_type,
@@ -277,6 +282,8 @@ impl PyVecPlacementEnv {
             observation,
             max_episode_steps,
         )?;
+        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);
         let mut movegens: Vec<MoveGen> = (0..threads.min(n)).map(|_| MoveGen::new()).collect();

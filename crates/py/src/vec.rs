@@ -59,6 +59,8 @@ impl Rows<'_> {
                 self.terminated[i] = r.terminated;
                 self.truncated[i] = truncated;
                 self.events[i] = r.flags;
+                self.lag[i] = r.lag;
+                self.crashed[i] = ep.game.crashed().is_some();
                 self.needs_reset[i] = r.terminated || truncated;
             }
             self.observe(cfg, i);
@@ -70,7 +72,7 @@ impl Rows<'_> {
 ///
 /// ``VecEnv(n, start_level=0, region="ntsc", game_type="A", height=0, actions=None,
 /// frame_skip=1, reward="score", observation="board", max_episode_steps=None,
-/// num_threads=1)``.
+/// num_threads=1, crash_mode="cartridge", music_type=3)``.
 ///
 /// :meth:`step` takes an array of n actions and runs every game without the GIL, writing
 /// into arrays allocated once: ``observation`` is ``{"board": (n, 20, 10) uint8,
@@ -129,8 +131,8 @@ impl PyVecEnv {
 impl PyVecEnv {
     #[new]
     #[pyo3(
-        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", max_episode_steps=None, num_threads=None),
-        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1)"
+        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None),
+        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -149,11 +151,13 @@ impl PyVecEnv {
         observation: &str,
         max_episode_steps: Option<&Bound<'_, PyAny>>,
         num_threads: Option<&Bound<'_, PyAny>>,
+        crash_mode: &str,
+        music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
         let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
-        let cfg = EnvConfig::parse(
+        let mut cfg = EnvConfig::parse(
             start_level.unwrap_or(&zero),
             region,
             game_type,
@@ -164,6 +168,8 @@ impl PyVecEnv {
             observation,
             max_episode_steps,
         )?;
+        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
@@ -205,8 +211,9 @@ impl PyVecEnv {
 
     /// Steps every game with its action (an int array of length n) and returns
     /// ``(observation, rewards, terminated, truncated, info)``, all arrays reused by the
-    /// next call. ``info`` holds ``score``, ``lines`` (int64) and ``events`` (uint32
-    /// flags) per game.
+    /// next call. ``info`` holds ``score``, ``lines`` (int64), ``events`` (uint32
+    /// flags), ``lag`` (uint32: the step's lag frames) and ``crashed`` (bool: the game has
+    /// crashed, ``Game.crashed``) per game.
     #[expect(clippy::type_complexity, reason = "the Gymnasium step tuple")]
     fn step<'py>(
         &mut self,

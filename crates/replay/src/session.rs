@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::{DemoSource, Recorder, Replay, Start};
-use nestris_core::{Buttons, DemoData, Region};
+use crate::{DemoSource, Replay, Start};
+use nestris_core::{Buttons, CrashMode, DemoData, Region};
 
 /// How often the replay is saved while playing.
 pub const SAVE_EVERY: Duration = Duration::from_secs(5);
@@ -19,6 +19,7 @@ pub struct Recording {
     path: PathBuf,
     region: Region,
     demo: Option<DemoData>,
+    crash_mode: CrashMode,
     inputs: Vec<Buttons>,
     saved_frames: usize,
     last_save: Instant,
@@ -69,24 +70,23 @@ pub fn session_path(dir: &Path, at: SystemTime) -> PathBuf {
 }
 
 /// The replay file's bytes for these inputs.
-fn replay_bytes(region: Region, demo: Option<&DemoData>, inputs: Vec<Buttons>) -> Vec<u8> {
+fn replay_bytes(
+    region: Region,
+    demo: Option<&DemoData>,
+    crash_mode: CrashMode,
+    inputs: Vec<Buttons>,
+) -> Vec<u8> {
+    let mut r = Replay::new(Start::PowerOn(region));
+    r.crash_mode = crash_mode;
+    r.inputs = inputs;
     match demo {
-        None => {
-            let mut r = Recorder::new(Start::PowerOn(region));
-            for b in inputs {
-                r.push(b);
-            }
-            r.replay().to_bytes()
-        }
+        None => r.seal(),
         Some(demo) => {
-            // The recorder seals with the built-in demo; a cartridge demo needs its own.
-            let mut r = Replay::new(Start::PowerOn(region));
             r.demo = DemoSource::Cartridge;
-            r.inputs = inputs;
             r.seal_with_demo(demo);
-            r.to_bytes()
         }
     }
+    r.to_bytes()
 }
 
 impl Recording {
@@ -96,11 +96,19 @@ impl Recording {
             path,
             region,
             demo,
+            crash_mode: CrashMode::default(),
             inputs: Vec::new(),
             saved_frames: 0,
             last_save: Instant::now(),
             worker: None,
         }
+    }
+
+    /// The recording of a session whose game runs in crash mode `mode` (set on the game
+    /// at power-on; the default is the cartridge's).
+    pub fn with_crash_mode(mut self, mode: CrashMode) -> Recording {
+        self.crash_mode = mode;
+        self
     }
 
     /// Where the replay goes.
@@ -133,9 +141,9 @@ impl Recording {
         }
         self.saved_frames = self.inputs.len();
         let (path, region, demo) = (self.path.clone(), self.region, self.demo.clone());
-        let inputs = self.inputs.clone();
+        let (mode, inputs) = (self.crash_mode, self.inputs.clone());
         self.worker = Some(std::thread::spawn(move || {
-            crate::write_atomically(&path, &replay_bytes(region, demo.as_ref(), inputs))
+            crate::write_atomically(&path, &replay_bytes(region, demo.as_ref(), mode, inputs))
         }));
     }
 
@@ -160,7 +168,12 @@ impl Recording {
             return Ok(());
         }
         self.saved_frames = self.inputs.len();
-        let bytes = replay_bytes(self.region, self.demo.as_ref(), self.inputs.clone());
+        let bytes = replay_bytes(
+            self.region,
+            self.demo.as_ref(),
+            self.crash_mode,
+            self.inputs.clone(),
+        );
         crate::write_atomically(&self.path, &bytes)
     }
 }

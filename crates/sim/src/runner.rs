@@ -2,9 +2,10 @@
 
 use crate::policy::{Driver, Policy};
 use nestris_core::bcd::{lines_value, score_value};
-use nestris_core::{CrashMode, FrameEvents, Game, GameSetup, Region};
+use nestris_core::{Cartridge, CrashMode, FrameEvents, Game, GameSetup, Region};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What to simulate.
@@ -26,6 +27,21 @@ pub struct SimConfig {
     pub max_frames: u64,
     /// What the engine does when the cartridge would crash.
     pub crash_mode: CrashMode,
+    /// The music choice 0..=3 (3, the default: off). The sound engine's cycles while
+    /// music plays need the cartridge's music scripts (`cartridge`); without them the
+    /// sub-frame timing is lost within the first frames and no lag frame or crash is
+    /// modelled.
+    pub music_type: u8,
+    /// What only the user's ROM holds (the music's scripts, the demo), if given.
+    pub cartridge: Option<Arc<Cartridge>>,
+}
+
+impl SimConfig {
+    /// True when the games' timing cannot be followed: music on and no cartridge data,
+    /// so that no lag frame or crash will be modelled (the crash mode aside).
+    pub fn timing_unmodelled(&self) -> bool {
+        self.music_type != 3 && self.cartridge.as_ref().is_none_or(|c| c.music.is_none())
+    }
 }
 
 impl Default for SimConfig {
@@ -39,6 +55,8 @@ impl Default for SimConfig {
             policy: Policy::Idle,
             max_frames: 10_000_000,
             crash_mode: CrashMode::Cartridge,
+            music_type: 3,
+            cartridge: None,
         }
     }
 }
@@ -78,7 +96,19 @@ pub fn play_one(setup: GameSetup, seed: u64, policy: &Policy, max_frames: u64) -
 
 /// Plays on from any state (a replay's start, a snapshot) until a top-out, a halt (a crash
 /// under crash mode `cartridge`) or `max_frames` frames; `seed` drives the random policy.
-pub fn play_from(mut game: Game, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
+pub fn play_from(game: Game, seed: u64, policy: &Policy, max_frames: u64) -> GameOutcome {
+    play_from_with(game, seed, policy, max_frames, None)
+}
+
+/// [`play_from`] with what only a cartridge image holds (its music's scripts, which the
+/// sound engine's cycles depend on while music plays; its demo tables).
+pub fn play_from_with(
+    mut game: Game,
+    seed: u64,
+    policy: &Policy,
+    max_frames: u64,
+    cartridge: Option<&Cartridge>,
+) -> GameOutcome {
     let mut driver = Driver::new(policy.clone(), seed);
     let mut frames = 0u64;
     let mut pieces = 1u64;
@@ -87,7 +117,10 @@ pub fn play_from(mut game: Game, seed: u64, policy: &Policy, max_frames: u64) ->
     let mut crash_frame = None;
     while frames < max_frames && !game.halted() {
         let b = driver.buttons(game.state());
-        let ev = game.step(b);
+        let ev = match cartridge {
+            Some(c) => game.step_with_cartridge(b, c),
+            None => game.step(b),
+        };
         frames += 1;
         if ev.flags & FrameEvents::SPAWNED != 0 {
             pieces += 1;
@@ -169,9 +202,16 @@ pub fn run(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Summary {
                             region: config.region,
                             level: config.level,
                             crash_mode: config.crash_mode,
+                            music_type: config.music_type,
                             ..GameSetup::from_seed(seed)
                         };
-                        mine.push(play_one(setup, seed, &config.policy, config.max_frames));
+                        mine.push(play_from_with(
+                            Game::new(setup),
+                            seed,
+                            &config.policy,
+                            config.max_frames,
+                            config.cartridge.as_deref(),
+                        ));
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
                     mine
@@ -259,6 +299,31 @@ mod tests {
         assert_eq!((o.lag_frames, o.crashed), (0, false));
     }
 
+    #[test]
+    fn the_default_games_keep_their_timing_without_a_rom() {
+        // Music off: the sound engine's cycles need no ROM, so the timing stays known and
+        // lag frames and crashes are modelled. With music on and no ROM it is lost.
+        let config = SimConfig::default();
+        assert!(!config.timing_unmodelled());
+        for (music_type, known) in [(config.music_type, true), (0, false)] {
+            let mut g = Game::new(GameSetup {
+                music_type,
+                ..GameSetup::from_seed(3)
+            });
+            let mut driver = Driver::new(Policy::Random, 3);
+            for _ in 0..2_000 {
+                let b = driver.buttons(g.state());
+                g.step(b);
+            }
+            assert_eq!(g.state().clock.known, known, "music {music_type}");
+        }
+        let on = SimConfig {
+            music_type: 0,
+            ..SimConfig::default()
+        };
+        assert!(on.timing_unmodelled());
+    }
+
     /// A capped single at level 159, music off: its score frame lags and the next frame's
     /// interrupt breaks a dispatch (the core's `tests/crash.rs`).
     fn crashing(mode: CrashMode) -> Game {
@@ -294,5 +359,15 @@ mod tests {
         assert_eq!(o.frames, 2);
         let o = play_from(crashing(CrashMode::Off), 1, &Policy::Idle, 1_000_000);
         assert_eq!((o.lag_frames, o.crashed, o.crash_frame), (0, false, None));
+    }
+
+    #[test]
+    fn the_json_report_has_the_lag_frames_and_the_crash() {
+        let o = play_from(crashing(CrashMode::Cartridge), 1, &Policy::Idle, 1_000_000);
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(v["lag_frames"], 1);
+        assert_eq!(v["crashed"], true);
+        assert_eq!(v["crash_frame"], 1);
+        assert_eq!(v["topped_out"], false);
     }
 }

@@ -122,7 +122,8 @@ impl std::fmt::Debug for Session {
 
 impl Session {
     pub(crate) fn new(options: TuiOptions, hold_mode: HoldMode) -> Session {
-        let game = Game::power_on(options.region);
+        let mut game = Game::power_on(options.region);
+        game.set_crash_mode(options.crash_mode);
         let mut view = View {
             hold_estimated: hold_mode == HoldMode::Estimated,
             ..View::default()
@@ -133,11 +134,14 @@ impl Session {
                 .replay_dir
                 .as_ref()
                 .and_then(|dir| match std::fs::create_dir_all(dir) {
-                    Ok(()) => Some(Recording::new(
-                        session_path(dir, std::time::SystemTime::now()),
-                        options.region,
-                        options.rom_demo.clone(),
-                    )),
+                    Ok(()) => Some(
+                        Recording::new(
+                            session_path(dir, std::time::SystemTime::now()),
+                            options.region,
+                            options.rom_demo.clone(),
+                        )
+                        .with_crash_mode(options.crash_mode),
+                    ),
                     Err(e) => {
                         eprintln!(
                         "nestris: warning: cannot create the replay folder {}: {e}; not recording",

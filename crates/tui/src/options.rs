@@ -1,7 +1,7 @@
 //! [`TuiOptions`]: which console the front end is, and a minimal flag parser for the
 //! binaries.
 
-use nestris_core::{DemoData, Region};
+use nestris_core::{CrashMode, DemoData, Region};
 use std::path::PathBuf;
 
 /// How the front end runs.
@@ -20,6 +20,9 @@ pub struct TuiOptions {
     /// The demo's tables from the user's own cartridge image (`--rom`); `None` shows
     /// nestris's own demo.
     pub rom_demo: Option<DemoData>,
+    /// What the console does when the cartridge would crash (see
+    /// `nestris_core::CrashMode`; default: it halts, as the console's CPU does).
+    pub crash_mode: CrashMode,
 }
 
 /// The usage line of [`TuiOptions::from_args`].
@@ -99,6 +102,7 @@ mod tests {
                 quick: Some(15),
                 replay_dir: Some(PathBuf::from("/tmp/r")),
                 rom_demo: None,
+                crash_mode: nestris_core::CrashMode::Cartridge,
             }
         );
     }

@@ -65,11 +65,14 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
         .map_err(|e| anyhow!("no display available: {}", without_source_location(&e)))?;
 
     let recording = match std::fs::create_dir_all(&options.replay_dir) {
-        Ok(()) => Some(Recording::new(
-            session_path(&options.replay_dir, SystemTime::now()),
-            options.region,
-            options.rom_demo.clone(),
-        )),
+        Ok(()) => Some(
+            Recording::new(
+                session_path(&options.replay_dir, SystemTime::now()),
+                options.region,
+                options.rom_demo.clone(),
+            )
+            .with_crash_mode(options.crash_mode),
+        ),
         Err(e) => {
             eprintln!(
                 "nestris: warning: cannot create the replay folder {}: {e}; not recording",
@@ -78,7 +81,7 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
             None
         }
     };
-    let session = Session::new(
+    let mut session = Session::new(
         options.region,
         options.rom_demo.take(),
         options.hud,
@@ -87,6 +90,7 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
         recording,
         StatusFile::from_env(),
     );
+    session.set_crash_mode(options.crash_mode);
     let pacing_log = PacingLog::from_env().context("cannot create the pacing log")?;
     let (w, h) = session.canvas_size();
     let mut app = App {

@@ -6,7 +6,7 @@
 
 use nestris_core::bcd::bcd_value;
 use nestris_core::flow::Resume;
-use nestris_core::{Buttons, FrameEvents, Snapshot};
+use nestris_core::{Buttons, FrameEvents, Game, Snapshot};
 
 use crate::canvas::Canvas;
 
@@ -27,6 +27,9 @@ pub struct HudStats {
     pub drought: u32,
     /// The longest drought this game.
     pub max_drought: u32,
+    /// Lag frames this game (`FrameEvents::LAG`: the frame interrupt came before the
+    /// frame's work was done).
+    pub lag_frames: u32,
     pieces: u32,
     i_pieces: u32,
 }
@@ -43,6 +46,7 @@ impl HudStats {
             // A new game: its first piece is already dealt and counted.
             *self = HudStats::default();
         }
+        self.lag_frames += u32::from(ev.has(FrameEvents::LAG));
         if ev.has(FrameEvents::LINES_CLEARED) {
             let n = u32::from(ev.lines_cleared);
             self.lines += n;
@@ -124,7 +128,42 @@ pub fn draw(c: &mut Canvas, x0: i32, stats: &HudStats, s: &Snapshot) {
 
     c.text(x, 132, "INPUT", GREY, 1);
     draw_pad(c, x, 146, Buttons(s.held));
+
+    c.text(x, 190, "LAG", GREY, 1);
+    let lag_colour = if stats.lag_frames > 0 { ORANGE } else { WHITE };
+    c.text(x + 30, 190, &stats.lag_frames.to_string(), lag_colour, 1);
+    if s.crashed {
+        // Scale 1: at scale 2 the word is wider than the panel's inside.
+        c.text(x, 206, "CRASHED", RED, 1);
+    }
 }
+
+/// The crash marker over the NES picture, once the cartridge would have crashed in this
+/// game (`Game::crashed`): "CRASHED" on red at the picture's bottom left, "CPU HALTED"
+/// added when the console stopped there (crash mode `cartridge`), and the game's lag
+/// frames when known. Nothing otherwise.
+pub fn draw_crash_marker(c: &mut Canvas, game: &Game, lag_frames: Option<u64>) {
+    if game.crashed().is_none() {
+        return;
+    }
+    let mut text = String::from("CRASHED");
+    if game.halted() {
+        text.push_str(" - CPU HALTED");
+    }
+    if let Some(n) = lag_frames {
+        text.push_str(&format!("  LAG {n}"));
+    }
+    let (x, y) = CRASH_MARKER_AT;
+    let w = crate::font::width(&text, 1);
+    c.fill_rect(x, y, w + 6, crate::font::H + 6, CRASH_MARKER_RED);
+    c.text(x + 3, y + 3, &text, WHITE, 1);
+}
+
+/// Where the crash marker's box starts on the NES picture (left, top).
+pub const CRASH_MARKER_AT: (i32, i32) = (4, 240 - crate::font::H - 10);
+
+/// The crash marker's background.
+pub const CRASH_MARKER_RED: u32 = 0xA80020;
 
 /// A small NES pad with the held buttons lit.
 fn draw_pad(c: &mut Canvas, x: i32, y: i32, held: Buttons) {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use directories::ProjectDirs;
-use nestris_core::{Buttons, DemoData, Game, Region};
+use nestris_core::{Buttons, CrashMode, DemoData, Game, Region};
 
 /// A player other than the keyboard: called once per frame with the game as it stands,
 /// it returns the buttons for the next frame. When set it replaces the keyboard and the
@@ -36,6 +36,9 @@ pub struct WindowOptions {
     /// A replay file (`.nestris`, or an FCEUX `.fm2` movie) to watch in the replay viewer
     /// instead of playing; the region is then the replay's own.
     pub replay: Option<PathBuf>,
+    /// What the console does when the cartridge would crash (see
+    /// `nestris_core::CrashMode`; default: it halts, as the console's CPU does).
+    pub crash_mode: CrashMode,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -51,6 +54,7 @@ impl fmt::Debug for WindowOptions {
             .field("scale", &self.scale)
             .field("mute", &self.mute)
             .field("replay", &self.replay)
+            .field("crash_mode", &self.crash_mode)
             .finish()
     }
 }
@@ -77,6 +81,7 @@ impl Default for WindowOptions {
             scale: 3,
             mute: false,
             replay: None,
+            crash_mode: CrashMode::Cartridge,
         }
     }
 }

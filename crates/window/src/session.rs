@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use nestris_core::flow::HighScores;
-use nestris_core::{Buttons, DemoData, Game, Region};
+use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, Region};
 use nestris_render::{Frame, Renderer, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
@@ -53,6 +53,8 @@ pub struct Session {
     toast: Option<(String, u32)>,
     status: Option<StatusFile>,
     frames: u64,
+    /// Lag frames in the game in play (or the last one).
+    lag_frames: u64,
     finished: bool,
 }
 
@@ -89,8 +91,16 @@ impl Session {
             toast: None,
             status,
             frames: 0,
+            lag_frames: 0,
             finished: false,
         }
+    }
+
+    /// Sets what the console does when the cartridge would crash (see
+    /// `nestris_core::CrashMode`); for the recording too, give it
+    /// `Recording::with_crash_mode`.
+    pub fn set_crash_mode(&mut self, mode: CrashMode) {
+        self.game.set_crash_mode(mode);
     }
 
     /// The game as it stands.
@@ -163,6 +173,10 @@ impl Session {
         self.frames += 1;
         self.renderer.observe(&self.game);
         let s = self.game.state();
+        if matches!(s.resume, nestris_core::flow::Resume::GameInit { .. }) {
+            self.lag_frames = 0;
+        }
+        self.lag_frames += u64::from(ev.has(FrameEvents::LAG));
         if let Some(h) = &mut self.hud {
             h.observe(&ev, s);
         }
@@ -214,6 +228,7 @@ impl Session {
         if let Some(h) = &self.hud {
             hud::draw(canvas, WIDTH as i32, h, self.game.state());
         }
+        hud::draw_crash_marker(canvas, &self.game, Some(self.lag_frames));
         if let Some((text, _)) = &self.toast {
             let w = crate::font::width(text, 1);
             canvas.fill_rect(4, 4, w + 6, crate::font::H + 6, 0x000000);
@@ -294,6 +309,92 @@ mod tests {
             t = start(s, t, 20);
         }
         t
+    }
+
+    /// A capped single at level 159 with the music off, before its score frame: the score
+    /// frame lags and the next frame's interrupt breaks a dispatch (the core's
+    /// `tests/crash.rs` builds the same).
+    fn crashing(mode: CrashMode) -> Game {
+        let mut g = Game::new(nestris_core::GameSetup {
+            level: 18,
+            music_type: 3,
+            crash_mode: mode,
+            ..nestris_core::GameSetup::default()
+        });
+        g.step(Buttons::NONE);
+        let mut s = g.snapshot();
+        s.level = 159;
+        s.score = [0x99; 3];
+        s.lines = [0x50, 0x14];
+        s.playfield = nestris_core::Playfield::empty();
+        s.play_state = 5;
+        s.completed_lines = 1;
+        s.vram_row = 32;
+        Game::from_snapshot(s).unwrap()
+    }
+
+    /// The crash marker's box is drawn: its background at the box's corner.
+    fn marked(c: &Canvas) -> bool {
+        let (x, y) = hud::CRASH_MARKER_AT;
+        c.pixel(x as usize + 1, y as usize + 1) == hud::CRASH_MARKER_RED
+    }
+
+    #[test]
+    fn a_crash_shown_is_marked_on_the_picture_and_in_the_hud() {
+        let dir = tempfile::tempdir().unwrap();
+        for mode in [CrashMode::Show, CrashMode::Cartridge] {
+            let mut s = session(dir.path(), true);
+            s.game = crashing(mode);
+            let (w, h) = s.canvas_size();
+            let mut c = Canvas::new(w, h);
+            s.draw(&mut c);
+            assert!(!marked(&c), "not before the crash");
+            let t = run(&mut s, Instant::now(), 1, Buttons::NONE);
+            assert_eq!(s.lag_frames, 1, "the score frame lagged");
+            assert!(s.game().crashed().is_none());
+            run(&mut s, t, 30, Buttons::NONE);
+            assert!(s.game().crashed().is_some());
+            assert_eq!(s.game().halted(), mode == CrashMode::Cartridge);
+            s.draw(&mut c);
+            assert!(marked(&c), "{mode}");
+            // The marker's text, in white on the red.
+            let (x, y) = hud::CRASH_MARKER_AT;
+            let row = |yy: i32| (x..x + 60).map(move |xx| (xx as usize, yy as usize));
+            assert!((y + 3..y + 10)
+                .flat_map(row)
+                .any(|(xx, yy)| c.pixel(xx, yy) == 0xFCFCFC));
+            // The HUD panel: CRASHED in red below the lag count.
+            let x0 = WIDTH + 10;
+            assert!((206..220)
+                .flat_map(|yy| (x0..x0 + 70).map(move |xx| (xx, yy)))
+                .any(|(xx, yy)| c.pixel(xx, yy) == 0xF83800));
+        }
+        // Without a crash (crash model off), no marker.
+        let mut s = session(dir.path(), false);
+        s.game = crashing(CrashMode::Off);
+        run(&mut s, Instant::now(), 30, Buttons::NONE);
+        let mut c = Canvas::new(WIDTH, HEIGHT);
+        s.draw(&mut c);
+        assert!(!marked(&c));
+        assert_eq!(s.lag_frames, 0);
+    }
+
+    #[test]
+    fn a_game_from_the_menus_is_counted_until_its_music_needs_the_rom() {
+        // What `nestris play --crash` says in its help: the menus are not counted, a game
+        // starts its count from the recordings' game-start timing, and with music (no ROM)
+        // the timing is lost in its first frames of music; with crash mode off it is never
+        // counted.
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), false);
+        let t = to_play(&mut s, Instant::now());
+        assert!(s.in_play());
+        assert_eq!(s.game().state().music_type, 0);
+        run(&mut s, t, 600, Buttons::NONE);
+        assert!(!s.game().state().clock.known);
+        let mut s = session(dir.path(), false);
+        s.set_crash_mode(CrashMode::Off);
+        assert!(!s.game().state().clock.known);
     }
 
     #[test]

@@ -261,6 +261,7 @@ impl Viewer {
         if let Some(h) = p.hud() {
             hud::draw(&mut self.picture, WIDTH as i32, h, p.game().state());
         }
+        hud::draw_crash_marker(&mut self.picture, p.game(), None);
         self.canvas.blit(&self.picture, 0, 0);
         progress::draw(&mut self.canvas, HEIGHT as i32, p, self.notice);
         if let Some((text, _)) = &self.toast {

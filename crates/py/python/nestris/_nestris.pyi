@@ -166,6 +166,7 @@ class Game:
         game_type: str = "A",
         height: int = 0,
         crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> Game: ...
     @staticmethod
     def power_on(region: str = "ntsc") -> Game: ...
@@ -228,6 +229,7 @@ class FrameEnv:
         reward: str = "score",
         observation: str = "board",
         crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> FrameEnv: ...
     def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
     def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
@@ -271,6 +273,8 @@ class VecEnv:
         observation: str = "board",
         max_episode_steps: int | None = None,
         num_threads: int = 1,
+        crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> VecEnv: ...
     def reset(
         self, seed: int | Sequence[int] | None = None
@@ -330,6 +334,7 @@ class PlacementEnv:
         reward: str = "score",
         observation: str = "board",
         crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> PlacementEnv: ...
     def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
     def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
@@ -381,6 +386,8 @@ class VecPlacementEnv:
         observation: str = "board",
         max_episode_steps: int | None = None,
         num_threads: int = 1,
+        crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> VecPlacementEnv: ...
     def reset(
         self, seed: int | Sequence[int] | None = None
@@ -416,6 +423,7 @@ class Ai:
         das: bool = False,
         soft_drop: bool = False,
         weights: dict[str, float] | None = None,
+        crash_dodge: bool = True,
     ) -> Ai: ...
     def plan(self, game: Game) -> list[int]: ...
     def choose(self, env: Any) -> int: ...

@@ -49,6 +49,11 @@ Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
   the episode (the console halts), ``"show"`` plays on, ``"topout"`` ends it as a top-out,
   ``"off"`` models no lag frames or crashes. ``info["lag"]`` counts the step's lag frames,
   ``info["crashed"]`` says whether the game has crashed.
+* ``music_type`` (3): the music, 0-2, or 3 for none. The lag frames and crashes depend on
+  the sound engine's cycles, which with music on need the cartridge's music scripts (a
+  ROM, which the Python package cannot take): with music on they are not modelled (the
+  sub-frame timing is lost in the first frames) and a ``UserWarning`` says so, once.
+  Music off is exact.
 
 Seeding: ``reset(seed=s)`` starts the game from ``GameSetup::from_seed(s)``, so the
 same seed and actions give the same episode. ``reset()`` without a seed continues
@@ -187,6 +192,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
         actions: Sequence[int] | None = None,
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -202,6 +208,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
             reward=reward,
             observation=observation,
             crash_mode=crash_mode,
+            music_type=music_type,
         )
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(len(self._core.actions))
@@ -355,6 +362,7 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
         observation: str = "board",
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -372,6 +380,7 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
             reward=reward,
             observation=observation,
             crash_mode=crash_mode,
+            music_type=music_type,
         )
         self.render_mode = render_mode
         self.action_space = PlacementSpace(MAX_PLACEMENTS, _mask_of(weakref.ref(self)))

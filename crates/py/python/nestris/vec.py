@@ -113,6 +113,10 @@ class NesTetrisVectorEnv(_RustVectorEnv):
     * ``num_threads`` (1): split the games over this many threads in each step.
     * ``copy`` (True): return copies of the observation arrays; with False they are
       views of the buffers the next step overwrites (faster).
+
+    ``crash_mode`` and ``music_type`` are those of the single environment; ``info["lag"]``
+    (``uint32``) holds each game's lag frames in the step and ``info["crashed"]`` (bool)
+    whether it has crashed.
     """
 
     metadata = {
@@ -136,6 +140,8 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         num_threads: int = 1,
         copy: bool = True,
         render_mode: str | None = None,
+        crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
@@ -151,6 +157,8 @@ class NesTetrisVectorEnv(_RustVectorEnv):
             observation=observation,
             max_episode_steps=max_episode_steps,
             num_threads=num_threads,
+            crash_mode=crash_mode,
+            music_type=music_type,
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
@@ -258,6 +266,8 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
         num_threads: int = 1,
         copy: bool = True,
         render_mode: str | None = None,
+        crash_mode: str = "cartridge",
+        music_type: int = 3,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
@@ -275,6 +285,8 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
             observation=observation,
             max_episode_steps=max_episode_steps,
             num_threads=num_threads,
+            crash_mode=crash_mode,
+            music_type=music_type,
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode

@@ -238,6 +238,11 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     for (i, line) in help.iter().enumerate() {
         buf.set_string(x + 1, y + 17 + i as u16, *line, DIM);
     }
+    // The cartridge would have crashed in this game (and, under crash mode `show`, the game
+    // went on as if it had not).
+    if s.crashed {
+        buf.set_string(x + 1, y + 22, "CRASHED", HOT);
+    }
     buf.set_string(x + 1, y + 23, s.region.name().to_uppercase(), DIM);
 }
 
@@ -276,6 +281,16 @@ mod tests {
             ],
         );
         assert!(!all.contains("DEMO"));
+    }
+
+    #[test]
+    fn a_crash_is_marked() {
+        let g = play(false, 0);
+        let all = screen(&g, &View::default(), 80, 24).join("\n");
+        assert!(!all.contains("CRASHED"));
+        let g = edited(&g, |s| s.crashed = true);
+        let lines = screen(&g, &View::default(), 80, 24);
+        assert_shows(&lines.join("\n"), &["CRASHED", "Esc quit", "NTSC"]);
     }
 
     /// (row, column) of every piece cell drawn in the playfield, from the screen text.
