@@ -132,7 +132,7 @@ pub fn draw(c: &mut Canvas, x0: i32, stats: &HudStats, s: &Snapshot) {
     c.text(x, 190, "LAG", GREY, 1);
     let lag_colour = if stats.lag_frames > 0 { ORANGE } else { WHITE };
     c.text(x + 30, 190, &stats.lag_frames.to_string(), lag_colour, 1);
-    if s.crashed {
+    if s.crash.is_some() {
         // Scale 1: at scale 2 the word is wider than the panel's inside.
         c.text(x, 206, "CRASHED", RED, 1);
     }

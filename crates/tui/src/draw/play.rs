@@ -240,7 +240,7 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     }
     // The cartridge would have crashed in this game (and, under crash mode `show`, the game
     // went on as if it had not).
-    if s.crashed {
+    if s.crash.is_some() {
         buf.set_string(x + 1, y + 22, "CRASHED", HOT);
     }
     buf.set_string(x + 1, y + 23, s.region.name().to_uppercase(), DIM);
@@ -288,7 +288,7 @@ mod tests {
         let g = play(false, 0);
         let all = screen(&g, &View::default(), 80, 24).join("\n");
         assert!(!all.contains("CRASHED"));
-        let g = edited(&g, |s| s.crashed = true);
+        let g = edited(&g, |s| s.crash = Some(nestris_core::Crash::Halted));
         let lines = screen(&g, &View::default(), 80, 24);
         assert_shows(&lines.join("\n"), &["CRASHED", "Esc quit", "NTSC"]);
     }
