@@ -295,8 +295,9 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
             crash_frame = Some(frames - 1);
         }
-        if game.halted() {
-            // Nothing changes any more: no piece will spawn, no limit would be reached.
+        if game.crash_ended() {
+            // The game is the player's no more: the CPU halted (nothing changes any more),
+            // or the legal screen froze it and the demo's buttons play it.
             end = End::Crash;
             break;
         }

@@ -146,6 +146,14 @@ impl Game {
         self.s.resume == Resume::Halted
     }
 
+    /// True once a crash took the game from the player under [`CrashMode::Cartridge`]: the
+    /// CPU halted ([`Game::halted`]), or the legal screen's tail froze the game, which the
+    /// demo's buttons play from then on. Where a player's (or a bot's) game ends.
+    #[inline]
+    pub fn crash_ended(&self) -> bool {
+        self.s.crash_mode == CrashMode::Cartridge && self.s.crash.is_some()
+    }
+
     /// The game's crash mode.
     #[inline]
     pub fn crash_mode(&self) -> CrashMode {

@@ -13,11 +13,11 @@ pub const ENDING_EVENTS: u32 =
     FrameEvents::TOPPED_OUT | FrameEvents::GAME_ENDED | FrameEvents::B_TYPE_WON;
 
 /// True when the game is no longer in play: topped out (the curtain), ended, won
-/// (B-type ending), halted by a crash, or out of the play mode altogether.
+/// (B-type ending), ended by a crash (`Game::crash_ended`), or out of the play mode.
 #[inline]
 pub fn game_over(game: &Game) -> bool {
     let s = game.state();
-    game.halted()
+    game.crash_ended()
         || s.game_mode != 4
         || s.play_state == 0
         || s.play_state == 10

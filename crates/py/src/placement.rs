@@ -352,14 +352,15 @@ impl PlacementEpisode {
             if ev.flags & ENDING_EVENTS != 0 {
                 self.ended = true;
             }
-            if self.game.halted() {
-                // A crash halted the console: the rest of the inputs would change nothing.
+            if self.game.crash_ended() {
+                // A crash took the game (the console halted, or the legal screen froze it):
+                // the rest of the inputs would change nothing.
                 break;
             }
         }
         self.frames += u64::from(out.frames);
         let s = self.game.state();
-        if !self.game.halted() && s.play_state != 2
+        if !self.game.crash_ended() && s.play_state != 2
             || (s.piece, s.x, s.y) != (choice.o, choice.x, choice.y)
         {
             return Err(Desync {

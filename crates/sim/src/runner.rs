@@ -115,7 +115,7 @@ pub fn play_from_with(
     let mut topped_out = false;
     let mut lag_frames = 0u64;
     let mut crash_frame = None;
-    while frames < max_frames && !game.halted() {
+    while frames < max_frames && !game.crash_ended() {
         let b = driver.buttons(game.state());
         let ev = match cartridge {
             Some(c) => game.step_with_cartridge(b, c),
