@@ -253,7 +253,7 @@ fn a_deep_ai_game_lags_by_default_and_not_with_music_and_no_rom() {
 
 #[test]
 fn the_ai_dodges_the_crash_its_blind_self_runs_into() {
-    let deep = ["--start-level", "157", "--max-frames", "10000"];
+    let deep = ["--start-level", "158", "--max-frames", "10000"];
     let mut blind = deep.to_vec();
     blind.push("--no-crash-dodge");
     let g = ai_game(&blind);
