@@ -323,7 +323,7 @@ mod tests {
         });
         g.step(Buttons::NONE);
         let mut s = g.snapshot();
-        s.level = 159;
+        s.level = 160;
         s.score = [0x99; 3];
         s.lines = [0x50, 0x14];
         s.playfield = nestris_core::Playfield::empty();
