@@ -131,6 +131,32 @@ impl Crash {
 }
 
 impl Game {
+    /// A position for trying crash rules: the frame a single's points are added at `level`,
+    /// the score capped at 999,999 (the cap is re-applied on each of the level + 1 additions,
+    /// the score routine's longest run), 1,450 lines, the field empty, music off (its cycles
+    /// need no note data). The next [`Game::step`] is that score frame: from a high level on
+    /// it lags, and at 158-160 its next interrupt breaks the dispatch (`tests/CARTRIDGE.md`
+    /// §21). A game set up at level 18, one frame in, then the fields changed.
+    pub fn capped_score_frame(level: u8, crash_mode: CrashMode) -> Game {
+        let mut g = Game::new(crate::GameSetup {
+            level: 18,
+            music_type: 3,
+            crash_mode,
+            ..crate::GameSetup::default()
+        });
+        // Frame 0 of the game: its music choice (off) and the clock start.
+        g.step(crate::Buttons::NONE);
+        let s = &mut g.s;
+        s.level = level;
+        s.score = [0x99, 0x99, 0x99];
+        s.lines = [0x50, 0x14];
+        s.playfield = crate::Playfield::empty();
+        s.play_state = 5;
+        s.completed_lines = 1;
+        s.vram_row = 32;
+        g
+    }
+
     /// The game's crash, once the cartridge would have crashed (`None` before, and always
     /// with [`CrashMode::Off`]). With [`CrashMode::Show`] and [`CrashMode::TopOut`] the game
     /// went on; [`Game::halted`] tells whether it is over.

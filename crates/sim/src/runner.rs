@@ -327,22 +327,7 @@ mod tests {
     /// A capped single at level 159, music off: its score frame lags and the next frame's
     /// interrupt breaks a dispatch (the core's `tests/crash.rs`).
     fn crashing(mode: CrashMode) -> Game {
-        let mut g = Game::new(GameSetup {
-            level: 18,
-            music_type: 3,
-            crash_mode: mode,
-            ..GameSetup::default()
-        });
-        g.step(nestris_core::Buttons::NONE);
-        let mut s = g.snapshot();
-        s.level = 159;
-        s.score = [0x99; 3];
-        s.lines = [0x50, 0x14];
-        s.playfield = nestris_core::Playfield::empty();
-        s.play_state = 5;
-        s.completed_lines = 1;
-        s.vram_row = 32;
-        Game::from_snapshot(s).unwrap()
+        Game::capped_score_frame(159, mode)
     }
 
     #[test]

@@ -315,22 +315,7 @@ mod tests {
     /// frame lags and the next frame's interrupt breaks a dispatch (the core's
     /// `tests/crash.rs` builds the same).
     fn crashing(mode: CrashMode) -> Game {
-        let mut g = Game::new(nestris_core::GameSetup {
-            level: 18,
-            music_type: 3,
-            crash_mode: mode,
-            ..nestris_core::GameSetup::default()
-        });
-        g.step(Buttons::NONE);
-        let mut s = g.snapshot();
-        s.level = 160;
-        s.score = [0x99; 3];
-        s.lines = [0x50, 0x14];
-        s.playfield = nestris_core::Playfield::empty();
-        s.play_state = 5;
-        s.completed_lines = 1;
-        s.vram_row = 32;
-        Game::from_snapshot(s).unwrap()
+        Game::capped_score_frame(160, mode)
     }
 
     /// The crash marker's box is drawn: its background at the box's corner.

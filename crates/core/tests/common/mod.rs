@@ -12,9 +12,7 @@
     reason = "shared by several test binaries, each using a subset"
 )]
 
-use nestris_core::{
-    Buttons, CrashMode, FrameEvents, Game, GameSetup, GameType, Playfield, Region, Snapshot,
-};
+use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup, GameType, Region, Snapshot};
 
 /// The empty tile.
 pub const EMPTY: u8 = 0xEF;
@@ -282,25 +280,7 @@ pub fn clear_bottom_rows(mut s: Snapshot, count: usize) -> Game {
     g
 }
 
-/// A score frame at `level` with the score capped, music off (so its cycles are exact without
-/// a ROM), a single just counted over 1,450 lines and the field empty: the next step is the
-/// score frame, which lags from a high level on.
+/// The score frame at `level` with the score capped ([`Game::capped_score_frame`]).
 pub fn capped_score_frame(level: u8, crash_mode: CrashMode) -> Game {
-    let mut g = Game::new(GameSetup {
-        level: 18,
-        music_type: 3,
-        crash_mode,
-        ..GameSetup::default()
-    });
-    // Frame 0 of the game: its music choice (off) and the clock start.
-    g.step(Buttons::NONE);
-    let mut s: Snapshot = g.snapshot();
-    s.level = level;
-    s.score = [0x99, 0x99, 0x99];
-    s.lines = [0x50, 0x14];
-    s.playfield = Playfield::empty();
-    s.play_state = 5;
-    s.completed_lines = 1;
-    s.vram_row = 32;
-    Game::from_snapshot(s).unwrap()
+    Game::capped_score_frame(level, crash_mode)
 }
