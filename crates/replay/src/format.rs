@@ -2,7 +2,7 @@
 //! error that says what is wrong and at which byte.
 
 use crate::{DemoSource, Replay, Start};
-use nestris_core::encode::ENCODED_LEN;
+use nestris_core::encode::{ENCODED_LEN, TIMING_LEN};
 use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
 
 /// The first eight bytes of every replay file.
@@ -81,6 +81,10 @@ const START_SNAPSHOT: u8 = 2;
 const FLAG_HASH: u8 = 1;
 /// A crash-mode byte follows the start payload (absent: written before crash modes, `Off`).
 const FLAG_CRASH_MODE: u8 = 2;
+/// A snapshot start carries its timing block (`Snapshot::encode_timing`) after its layout:
+/// the sub-frame clock and the sound page, without which a counted game replays uncounted
+/// (absent: written before the block was stored, the timing is lost as on any decode).
+const FLAG_TIMING: u8 = 4;
 
 impl Replay {
     /// The replay as bytes.
@@ -93,7 +97,12 @@ impl Replay {
         } else {
             0
         };
-        out.push(hash_flag | FLAG_CRASH_MODE);
+        let timing_flag = if matches!(self.start, Start::Snapshot(_)) {
+            FLAG_TIMING
+        } else {
+            0
+        };
+        out.push(hash_flag | FLAG_CRASH_MODE | timing_flag);
         out.push(self.start.region() as u8);
         out.push(match self.demo {
             DemoSource::Builtin => 0,
@@ -115,6 +124,7 @@ impl Replay {
             Start::Snapshot(s) => {
                 out.push(START_SNAPSHOT);
                 out.extend_from_slice(&s.encode());
+                out.extend_from_slice(&s.encode_timing());
             }
         }
         out.push(self.crash_mode.code());
@@ -186,7 +196,7 @@ impl Replay {
 fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> {
     let flags_at = r.at;
     let flags = r.u8("flags")?;
-    if flags & !(FLAG_HASH | FLAG_CRASH_MODE) != 0 {
+    if flags & !(FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING) != 0 {
         return Err(ReplayError::BadField {
             what: "flags",
             value: flags as u64,
@@ -292,10 +302,19 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
         START_SNAPSHOT => {
             let at = r.at;
             let bytes = r.take(ENCODED_LEN, "starting state")?;
-            let s = Snapshot::decode(bytes).map_err(|e| ReplayError::BadSnapshot {
+            let mut s = Snapshot::decode(bytes).map_err(|e| ReplayError::BadSnapshot {
                 at,
                 message: e.to_string(),
             })?;
+            if flags & FLAG_TIMING != 0 {
+                let at = r.at;
+                let block = r.take(TIMING_LEN, "starting state's timing block")?;
+                s.decode_timing(block)
+                    .map_err(|e| ReplayError::BadSnapshot {
+                        at,
+                        message: format!("timing block: {e}"),
+                    })?;
+            }
             if s.region != region {
                 return Err(ReplayError::BadField {
                     what: "snapshot region",
@@ -313,6 +332,13 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
             })
         }
     };
+    if flags & FLAG_TIMING != 0 && !matches!(start, Start::Snapshot(_)) {
+        return Err(ReplayError::BadField {
+            what: "flags (a timing block without a snapshot start)",
+            value: flags as u64,
+            at: flags_at,
+        });
+    }
     let mut start = start;
     // Without the byte the file predates crash modes, and the engine that wrote it had none:
     // no cycle accounting.
@@ -592,6 +618,54 @@ mod tests {
         assert!(!old.game().state().clock.known);
         assert!(old.verify().is_ok());
         assert_eq!(old, r);
+    }
+
+    /// A snapshot start holds its timing: a poked crash replayed from the file crashes in the
+    /// same frame as the game it was taken from.
+    #[test]
+    fn a_snapshot_start_keeps_its_timing_and_its_crash() {
+        let game = nestris_core::Game::capped_score_frame(160, CrashMode::Cartridge);
+        let mut r = Replay::new(Start::Snapshot(Box::new(game.snapshot())));
+        r.inputs = vec![Buttons::NONE; 40];
+        r.seal();
+        let (live, live_summary) = r.play_with_demo(40, &nestris_core::DemoData::BUILTIN);
+        assert!(live.halted(), "the poked game halts");
+        let b = r.to_bytes();
+        assert_ne!(b[10] & FLAG_TIMING, 0);
+        let back = Replay::from_bytes(&b).unwrap();
+        assert_eq!(back, r);
+        assert!(back.game().state().clock.known);
+        let summary = back.verify().unwrap();
+        assert_eq!(summary.crash_frame, live_summary.crash_frame);
+        assert_eq!(summary.crash_frame, Some(1));
+
+        // Written before the block was stored: it reads, with the recordings' game-start
+        // timing in place of the game's own.
+        let mut old = b.clone();
+        old[10] &= !FLAG_TIMING;
+        let at = 14 + ENCODED_LEN;
+        old.drain(at..at + TIMING_LEN);
+        let n = old.len();
+        let crc = crc32fast::hash(&old[..n - 4]);
+        old[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        let old = Replay::from_bytes(&old).unwrap();
+        assert_ne!(old, r);
+        assert_eq!(
+            old.game().state().clock,
+            nestris_core::timing::Clock::RECORDED_GAME_START
+        );
+        assert_ne!(r.game().state().clock, old.game().state().clock);
+
+        // The flag on another start kind is damage.
+        let mut bad = small().to_bytes();
+        bad[10] |= FLAG_TIMING;
+        let n = bad.len();
+        let crc = crc32fast::hash(&bad[..n - 4]);
+        bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            Replay::from_bytes(&bad),
+            Err(ReplayError::BadField { at: 10, .. })
+        ));
     }
 
     #[test]
