@@ -96,6 +96,15 @@ impl FrameEvents {
     /// [`crate::CrashMode::Cartridge`] every later frame of a halted game is flagged too;
     /// never with [`crate::CrashMode::Off`].
     pub const CRASHED: u32 = 1 << 26;
+    /// The sprites shown this frame are garbage ("confetti"): an interrupt left the
+    /// preview's sprite staging reading a list outside the preview's (the stalls of
+    /// `tests/CARTRIDGE.md` §21), so the sprite page the interrupt copied to the picture
+    /// holds whatever bytes that list read. Flagged on every frame of a stall.
+    pub const SPRITES_GARBLED: u32 = 1 << 27;
+    /// A broken dispatch ran the picture-memory fill at `$AA82` ([`crate::Jump`]): 1,024
+    /// bytes of tile `$FF` written from picture address `$2A00` while the screen is drawn,
+    /// a glitch on screen until the next redraw of the picture memory.
+    pub const PICTURE_FILLED: u32 = 1 << 28;
 
     /// True if every flag of `flag` is set.
     #[inline]

@@ -436,7 +436,7 @@ impl Game {
                         // Harmless: the cycles are in `pending`; the passes then run again
                         // from the broken one, as below.
                         Detour::EndingVars => self.s.flow.ending_vars = [0xA9, 0],
-                        Detour::FillNametable => {}
+                        Detour::FillNametable => ev.flags |= FrameEvents::PICTURE_FILLED,
                     }
                 }
                 let s = &self.s;
@@ -1182,6 +1182,9 @@ impl Game {
             current_piece: self.stage_piece_sprite(),
             buttons: cut.buttons,
         };
+        if landing::garbled(cut.then) {
+            ev.flags |= FrameEvents::SPRITES_GARBLED;
+        }
         let then = landing::resume_list(cut.then, self.s.held);
         let start = self.s.clone();
         let mut walked = landing::walk(&mut self.s, then, nmi + cut.rest as u32, poll, &ctx);

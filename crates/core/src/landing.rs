@@ -576,6 +576,12 @@ fn preview_list(rom: &crate::audio::MusicData, next: u8) -> Option<u16> {
     Some(u16::from_le_bytes([rom.byte(at)?, rom.byte(at + 1)?]))
 }
 
+/// Whether a cut's sprite staging reads a list other than the preview's: the sprite page
+/// is filling with whatever that list holds.
+pub(crate) fn garbled(then: Then) -> bool {
+    matches!(then, Then::Sprites { ptr, .. } if ptr != ROM_LIST)
+}
+
 /// The list's address after an interrupt: its high byte is the pad the interrupt read.
 pub(crate) fn resume_list(then: Then, pad: u8) -> Then {
     match then {

@@ -294,3 +294,24 @@ fn a_game_from_the_menus_is_counted_from_its_start() {
     // `Off` counts nothing.
     assert!(!game_from_the_menus(3, CrashMode::Off).state().clock.known);
 }
+
+#[test]
+fn a_dispatch_broken_into_the_picture_fill_is_flagged_and_survived() {
+    // A capped single at level 158 whose next interrupt comes 250 dots into the line: the
+    // interrupt lands in the dispatch of handler 7, whose word in the wrong page is `$AA82`,
+    // the picture-memory fill; it returns and the game goes on.
+    let mut g = common::capped_score_frame(158, CrashMode::Cartridge);
+    let mut s = g.snapshot();
+    s.clock.nmi_dots = 250;
+    g = Game::from_snapshot(s).unwrap();
+    let ev = to_the_broken_dispatch(&mut g);
+    assert!(ev.has(FrameEvents::DISPATCH_BROKEN | FrameEvents::PICTURE_FILLED));
+    assert!(!ev.has(FrameEvents::CRASHED));
+    let mut spawned = false;
+    for _ in 0..60 {
+        let ev = g.step(Buttons::NONE);
+        assert!(!ev.has(FrameEvents::PICTURE_FILLED | FrameEvents::CRASHED));
+        spawned |= ev.has(FrameEvents::SPAWNED);
+    }
+    assert!(spawned && g.crashed().is_none() && !g.halted());
+}

@@ -155,6 +155,8 @@ fn an_interrupt_in_the_preview_list_stalls_until_the_frame_counter_reads_ff() {
     let mut run = 1u32;
     loop {
         let ev = g.step(Buttons::NONE);
+        // Every frame of it shows the sprite page the garbage list filled.
+        assert!(ev.has(FrameEvents::SPRITES_GARBLED), "stall frame {run}");
         if !ev.has(FrameEvents::LAG) {
             break;
         }
@@ -167,7 +169,8 @@ fn an_interrupt_in_the_preview_list_stalls_until_the_frame_counter_reads_ff() {
     assert_eq!(run, 255 - fc as u32);
     assert_eq!(g.state().frame_counter as u8, 0xFF);
     assert_eq!(g.state().game_mode_state, 2);
-    g.step(Buttons::NONE);
+    let ev = g.step(Buttons::NONE);
+    assert!(!ev.has(FrameEvents::SPRITES_GARBLED));
     assert_eq!(g.state().play_state, 7);
 }
 

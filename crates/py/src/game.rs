@@ -14,7 +14,7 @@ use crate::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
 use crate::options::{parse_region, seed_arg, GameOptions};
 
 /// The event flags and their Python names, in bit order.
-pub const EVENT_NAMES: [(&str, u32); 27] = [
+pub const EVENT_NAMES: [(&str, u32); 29] = [
     ("SHIFTED", FrameEvents::SHIFTED),
     ("ROTATED", FrameEvents::ROTATED),
     ("DROPPED", FrameEvents::DROPPED),
@@ -42,6 +42,8 @@ pub const EVENT_NAMES: [(&str, u32); 27] = [
     ("LAG", FrameEvents::LAG),
     ("DISPATCH_BROKEN", FrameEvents::DISPATCH_BROKEN),
     ("CRASHED", FrameEvents::CRASHED),
+    ("SPRITES_GARBLED", FrameEvents::SPRITES_GARBLED),
+    ("PICTURE_FILLED", FrameEvents::PICTURE_FILLED),
 ];
 
 /// What one frame (or several, combined) did: event flags and lines cleared.

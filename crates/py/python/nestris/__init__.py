@@ -115,6 +115,8 @@ class Event(enum.IntFlag):
     LAG = 1 << 24
     DISPATCH_BROKEN = 1 << 25
     CRASHED = 1 << 26
+    SPRITES_GARBLED = 1 << 27
+    PICTURE_FILLED = 1 << 28
 
 
 # The Python flags must be the engine's.
