@@ -329,7 +329,7 @@ impl Snapshot {
         }
         flow.high_scores.levels = r.array();
         debug_assert_eq!(r.at, ENCODED_LEN);
-        let s = Snapshot {
+        let mut s = Snapshot {
             region,
             resume,
             game_mode: b[0],
@@ -377,6 +377,7 @@ impl Snapshot {
             crash_mode: crate::CrashMode::default(),
             crash: None,
         };
+        s.clock.known = s.region.cycles_counted();
         s.validate()?;
         Ok(s)
     }
@@ -440,7 +441,7 @@ impl Snapshot {
         c.after_load = bytes[4] & 1 != 0;
         c.odd_cycle = bytes[4] & 2 != 0;
         c.odd_frame = bytes[4] & 4 != 0;
-        c.known = bytes[4] & 8 != 0;
+        c.known = bytes[4] & 8 != 0 && self.region.cycles_counted();
         c.pause_entry = bytes[4] & 0x80 != 0;
         c.pending = u16::from_le_bytes([bytes[5], bytes[6]]);
         // Blocks written before crash modes have 0 here: `Cartridge`, no crash.

@@ -184,7 +184,7 @@ impl Game {
             crash_mode: setup.crash_mode,
             crash: None,
         };
-        if setup.crash_mode == crate::CrashMode::Off {
+        if setup.crash_mode == crate::CrashMode::Off || !setup.region.cycles_counted() {
             // No cycle accounting at all: nothing placed, so no lag frame and no crash.
             s.clock.known = false;
         }
@@ -205,8 +205,10 @@ impl Game {
     }
 
     /// Builds a game from a snapshot, checking that every field is one the cartridge can hold.
-    pub fn from_snapshot(snapshot: Snapshot) -> Result<Game, SnapshotError> {
+    pub fn from_snapshot(mut snapshot: Snapshot) -> Result<Game, SnapshotError> {
         snapshot.validate()?;
+        // The PAL build's cycles are not counted (`Region::cycles_counted`).
+        snapshot.clock.known &= snapshot.region.cycles_counted();
         Ok(Game { s: snapshot })
     }
 
@@ -291,7 +293,10 @@ impl Game {
     /// [`crate::CrashMode::Off`].)
     #[cold]
     fn start_counting(&mut self) {
-        if self.s.crash_mode == crate::CrashMode::Off || self.s.game_type != 0 {
+        if self.s.crash_mode == crate::CrashMode::Off
+            || self.s.game_type != 0
+            || !self.s.region.cycles_counted()
+        {
             return;
         }
         self.s.clock = crate::timing::Clock::RECORDED_GAME_START;

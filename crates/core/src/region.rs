@@ -62,6 +62,14 @@ impl Region {
         }
     }
 
+    /// Whether the engine counts the CPU's cycles in this build (lag frames, stalls, crashes).
+    /// Only NTSC's: PAL's frame is 341 × 312 dots at 3.2 dots a cycle (33,247.5 cycles) and
+    /// its cartridge's code differs in places, with no recording to check a model against,
+    /// so a PAL game counts none, as under [`crate::CrashMode::Off`], rather than NTSC's.
+    pub const fn cycles_counted(self) -> bool {
+        matches!(self, Region::Ntsc)
+    }
+
     /// Name as used on the command line and in files.
     pub const fn name(self) -> &'static str {
         match self {

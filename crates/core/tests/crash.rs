@@ -315,3 +315,25 @@ fn a_dispatch_broken_into_the_picture_fill_is_flagged_and_survived() {
     }
     assert!(spawned && g.crashed().is_none() && !g.halted());
 }
+
+#[test]
+fn a_pal_game_counts_no_cycles() {
+    // PAL's budget is not modelled: the score frame that lags and crashes on NTSC plays on.
+    let pal = Game::new(GameSetup {
+        region: Region::Pal,
+        ..GameSetup::default()
+    });
+    assert!(!pal.state().clock.known);
+    let mut s = common::capped_score_frame(160, CrashMode::Cartridge).snapshot();
+    s.region = Region::Pal;
+    let mut g = Game::from_snapshot(s.clone()).unwrap();
+    assert!(!g.state().clock.known);
+    for _ in 0..10 {
+        let ev = g.step(Buttons::NONE);
+        assert_eq!(ev.flags & (FrameEvents::LAG | FrameEvents::CRASHED), 0);
+    }
+    assert!(g.crashed().is_none());
+    let mut back = Snapshot::decode(&s.encode()).unwrap();
+    back.decode_timing(&s.encode_timing()).unwrap();
+    assert!(!back.clock.known);
+}
