@@ -10,7 +10,7 @@
 //!
 //! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick). Missing
 //! ones are installed with apt-get when running as root (as CI does); if that is not
-//! possible the test prints why and passes without running.
+//! possible the test fails and says why.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -154,18 +154,21 @@ fn read_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     (w, h, bytes[i + 1..i + 1 + w * h * 3].to_vec())
 }
 
-/// Waits for the game's window to appear; returns its id.
-fn find_window(display: &str, game: &mut Guard, started: Instant, stderr: &Path) -> String {
+/// Waits for the game's window to appear; returns its id, or `None` if the program could
+/// not reach the new X server (seen once in CI under load, the server answering `xdotool`
+/// already): the caller starts a new server and tries again.
+fn find_window(display: &str, game: &mut Guard, started: Instant, stderr: &Path) -> Option<String> {
     loop {
         let found = xdotool(display, &["search", "--name", "^nestris"]);
         if let Some(w) = found.lines().next() {
-            return w.to_string();
+            return Some(w.to_string());
         }
         if let Ok(Some(s)) = game.0.try_wait() {
-            panic!(
-                "the program exited ({s}): {}",
-                std::fs::read_to_string(stderr).unwrap_or_default()
-            );
+            let err = std::fs::read_to_string(stderr).unwrap_or_default();
+            if err.contains("no display available") {
+                return None;
+            }
+            panic!("the program exited ({s}): {err}");
         }
         assert!(started.elapsed() < Duration::from_secs(20), "no window");
         sleep(Duration::from_millis(100));
@@ -265,42 +268,47 @@ fn reference_play_frame() -> Frame {
 
 #[test]
 fn the_window_plays_from_power_on() {
-    if !ensure_tools() {
-        println!(
-            "SKIPPED the_window_plays_from_power_on: Xvfb, xdotool, xwd or convert is missing \
-             and could not be installed"
-        );
-        return;
-    }
+    assert!(
+        ensure_tools(),
+        "the_window_plays_from_power_on needs Xvfb, xdotool, xwd and convert, which could not be installed"
+    );
     let dir = tempfile::tempdir().unwrap();
     let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (_xvfb, display) = start_xvfb();
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
     let replay_dir = dir.path().join("replays");
-    let started = Instant::now();
-    let game = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        .env("NESTRIS_STATUS_FILE", &status_path)
-        .env("NESTRIS_PACING_LOG", dir.path().join("pacing.log"))
-        .arg("--hud")
-        .arg("--mute")
-        .arg("--config")
-        .arg(dir.path().join("config.toml"))
-        .arg("--data-dir")
-        .arg(dir.path().join("data"))
-        .arg("--replay-dir")
-        .arg(&replay_dir)
-        .stderr(std::fs::File::create(&stderr_path).unwrap())
-        .spawn()
-        .expect("the game starts");
-    let mut game = Guard(game);
+    let mut attempts = 0;
+    let (_xvfb, display, started, mut game, window) = loop {
+        let (xvfb, display) = start_xvfb();
+        let started = Instant::now();
+        let game = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
+            .env("DISPLAY", &display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env("NESTRIS_STATUS_FILE", &status_path)
+            .env("NESTRIS_PACING_LOG", dir.path().join("pacing.log"))
+            .arg("--hud")
+            .arg("--mute")
+            .arg("--config")
+            .arg(dir.path().join("config.toml"))
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .arg("--replay-dir")
+            .arg(&replay_dir)
+            .stderr(std::fs::File::create(&stderr_path).unwrap())
+            .spawn()
+            .expect("the game starts");
+        let mut game = Guard(game);
+        // The window appears.
+        match find_window(&display, &mut game, started, &stderr_path) {
+            Some(window) => break (xvfb, display, started, game, window),
+            None => {
+                attempts += 1;
+                assert!(attempts < 3, "no display available, {attempts} times");
+            }
+        }
+    };
     let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
-
-    // The window appears.
-    let window = find_window(&display, &mut game, started, &stderr_path);
     xdotool(&display, &["windowfocus", "--sync", &window]);
 
     // The legal screen reads Start from frame 267 (4.4 s): then Enter through the title,
@@ -444,13 +452,11 @@ fn speed(path: &Path) -> Option<f64> {
 
 #[test]
 fn the_replay_viewer_plays_steps_and_seeks() {
-    if !ensure_tools() {
-        println!(
-            "SKIPPED the_replay_viewer_plays_steps_and_seeks: Xvfb, xdotool, xwd or convert \
-             is missing and could not be installed"
-        );
-        return;
-    }
+    assert!(
+        ensure_tools(),
+        "the_replay_viewer_plays_steps_and_seeks needs Xvfb, xdotool, xwd and convert, which \
+         could not be installed"
+    );
     const TOTAL: u32 = 900;
     let dir = tempfile::tempdir().unwrap();
     let replay_path = dir.path().join("game.nestris");
@@ -462,29 +468,38 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     let replay: Replay = recorder.replay();
 
     let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (_xvfb, display) = start_xvfb();
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
-    let started = Instant::now();
-    let viewer = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        .env("NESTRIS_STATUS_FILE", &status_path)
-        .env_remove("NESTRIS_PACING_LOG")
-        .arg("--replay")
-        .arg(&replay_path)
-        .arg("--hud")
-        .arg("--mute")
-        .arg("--data-dir")
-        .arg(dir.path().join("data"))
-        .arg("--config")
-        .arg(dir.path().join("config.toml"))
-        .stderr(std::fs::File::create(&stderr_path).unwrap())
-        .spawn()
-        .expect("the viewer starts");
-    let mut viewer = Guard(viewer);
-    let window = find_window(&display, &mut viewer, started, &stderr_path);
+    let mut attempts = 0;
+    let (_xvfb, display, mut viewer, window) = loop {
+        let (xvfb, display) = start_xvfb();
+        let started = Instant::now();
+        let viewer = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
+            .env("DISPLAY", &display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env("NESTRIS_STATUS_FILE", &status_path)
+            .env_remove("NESTRIS_PACING_LOG")
+            .arg("--replay")
+            .arg(&replay_path)
+            .arg("--hud")
+            .arg("--mute")
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .arg("--config")
+            .arg(dir.path().join("config.toml"))
+            .stderr(std::fs::File::create(&stderr_path).unwrap())
+            .spawn()
+            .expect("the viewer starts");
+        let mut viewer = Guard(viewer);
+        match find_window(&display, &mut viewer, started, &stderr_path) {
+            Some(window) => break (xvfb, display, viewer, window),
+            None => {
+                attempts += 1;
+                assert!(attempts < 3, "no display available, {attempts} times");
+            }
+        }
+    };
     xdotool(&display, &["windowfocus", "--sync", &window]);
     let frames = |p: &Path| field(p, "frames");
     let paused = |p: &Path| field(p, "paused") == Some(1);
