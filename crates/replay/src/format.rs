@@ -82,8 +82,9 @@ const FLAG_HASH: u8 = 1;
 /// A crash-mode byte follows the start payload (absent: written before crash modes, `Off`).
 const FLAG_CRASH_MODE: u8 = 2;
 /// A snapshot start carries its timing block (`Snapshot::encode_timing`) after its layout:
-/// the sub-frame clock and the sound page, without which a counted game replays uncounted
-/// (absent: written before the block was stored, the timing is lost as on any decode).
+/// the sub-frame clock and the sound page, which decide its lag frames and crashes (absent:
+/// written before the block was stored; the game starts from the recordings' game-start
+/// timing, as after any `Snapshot::decode`).
 const FLAG_TIMING: u8 = 4;
 
 impl Replay {

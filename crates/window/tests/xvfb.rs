@@ -175,6 +175,54 @@ fn find_window(display: &str, game: &mut Guard, started: Instant, stderr: &Path)
     }
 }
 
+/// The program on its own X server, its window up.
+struct Launched {
+    /// The X server (bind it before the program: it must outlive it).
+    _xvfb: Guard,
+    program: Guard,
+    display: String,
+    window: String,
+    /// When the program was started.
+    started: Instant,
+}
+
+/// Starts an X server and the window binary with `args` (stderr to `stderr`, the status
+/// file at `status`) and waits for its window; starts both again (at most 3 times) when the
+/// program finds no display.
+fn launch(
+    args: &[&std::ffi::OsStr],
+    status: &Path,
+    stderr: &Path,
+    pacing: Option<&Path>,
+) -> Launched {
+    for _ in 0..3 {
+        let (xvfb, display) = start_xvfb();
+        let started = Instant::now();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_nestris-window"));
+        cmd.env("DISPLAY", &display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env("NESTRIS_STATUS_FILE", status)
+            .args(args)
+            .stderr(std::fs::File::create(stderr).unwrap());
+        match pacing {
+            Some(p) => cmd.env("NESTRIS_PACING_LOG", p),
+            None => cmd.env_remove("NESTRIS_PACING_LOG"),
+        };
+        let mut program = Guard(cmd.spawn().expect("the window binary starts"));
+        if let Some(window) = find_window(&display, &mut program, started, stderr) {
+            return Launched {
+                _xvfb: xvfb,
+                program,
+                display,
+                window,
+                started,
+            };
+        }
+    }
+    panic!("no display available, 3 times");
+}
+
 /// Where a window shows a canvas of `w` x `h` pixels: its top-left corner on the
 /// screen and the whole-number scale.
 struct Placement {
@@ -277,37 +325,29 @@ fn the_window_plays_from_power_on() {
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
     let replay_dir = dir.path().join("replays");
-    let mut attempts = 0;
-    let (_xvfb, display, started, mut game, window) = loop {
-        let (xvfb, display) = start_xvfb();
-        let started = Instant::now();
-        let game = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
-            .env("DISPLAY", &display)
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("WAYLAND_SOCKET")
-            .env("NESTRIS_STATUS_FILE", &status_path)
-            .env("NESTRIS_PACING_LOG", dir.path().join("pacing.log"))
-            .arg("--hud")
-            .arg("--mute")
-            .arg("--config")
-            .arg(dir.path().join("config.toml"))
-            .arg("--data-dir")
-            .arg(dir.path().join("data"))
-            .arg("--replay-dir")
-            .arg(&replay_dir)
-            .stderr(std::fs::File::create(&stderr_path).unwrap())
-            .spawn()
-            .expect("the game starts");
-        let mut game = Guard(game);
-        // The window appears.
-        match find_window(&display, &mut game, started, &stderr_path) {
-            Some(window) => break (xvfb, display, started, game, window),
-            None => {
-                attempts += 1;
-                assert!(attempts < 3, "no display available, {attempts} times");
-            }
-        }
-    };
+    let (config, data) = (dir.path().join("config.toml"), dir.path().join("data"));
+    // The server is bound first, so it is dropped after the program.
+    let Launched {
+        _xvfb,
+        program: mut game,
+        display,
+        window,
+        started,
+    } = launch(
+        &[
+            "--hud".as_ref(),
+            "--mute".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+            "--replay-dir".as_ref(),
+            replay_dir.as_os_str(),
+        ],
+        &status_path,
+        &stderr_path,
+        Some(&dir.path().join("pacing.log")),
+    );
     let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
     xdotool(&display, &["windowfocus", "--sync", &window]);
 
@@ -470,36 +510,28 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let status_path = dir.path().join("status");
     let stderr_path = dir.path().join("stderr");
-    let mut attempts = 0;
-    let (_xvfb, display, mut viewer, window) = loop {
-        let (xvfb, display) = start_xvfb();
-        let started = Instant::now();
-        let viewer = Command::new(env!("CARGO_BIN_EXE_nestris-window"))
-            .env("DISPLAY", &display)
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("WAYLAND_SOCKET")
-            .env("NESTRIS_STATUS_FILE", &status_path)
-            .env_remove("NESTRIS_PACING_LOG")
-            .arg("--replay")
-            .arg(&replay_path)
-            .arg("--hud")
-            .arg("--mute")
-            .arg("--data-dir")
-            .arg(dir.path().join("data"))
-            .arg("--config")
-            .arg(dir.path().join("config.toml"))
-            .stderr(std::fs::File::create(&stderr_path).unwrap())
-            .spawn()
-            .expect("the viewer starts");
-        let mut viewer = Guard(viewer);
-        match find_window(&display, &mut viewer, started, &stderr_path) {
-            Some(window) => break (xvfb, display, viewer, window),
-            None => {
-                attempts += 1;
-                assert!(attempts < 3, "no display available, {attempts} times");
-            }
-        }
-    };
+    let (config, data) = (dir.path().join("config.toml"), dir.path().join("data"));
+    let Launched {
+        _xvfb,
+        program: mut viewer,
+        display,
+        window,
+        ..
+    } = launch(
+        &[
+            "--replay".as_ref(),
+            replay_path.as_os_str(),
+            "--hud".as_ref(),
+            "--mute".as_ref(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+            "--config".as_ref(),
+            config.as_os_str(),
+        ],
+        &status_path,
+        &stderr_path,
+        None,
+    );
     xdotool(&display, &["windowfocus", "--sync", &window]);
     let frames = |p: &Path| field(p, "frames");
     let paused = |p: &Path| field(p, "paused") == Some(1);
