@@ -14,7 +14,9 @@ use nestris_core::{Buttons, DemoRecorder, FrameEvents, Game, Region, DEMO_BUTTON
 fn main() {
     // Power on and wait for the demo's game to be set up (gameModeState 1 in gameMode 5).
     let mut console = Game::power_on(Region::Ntsc);
-    while !(console.state().game_mode == 5 && console.state().game_mode_state == 1) {
+    while !(console.state().mode() == nestris_core::GameMode::Demo
+        && console.state().game_mode_state == 1)
+    {
         console.step(Buttons::NONE);
     }
     let mut s = console.snapshot();
@@ -34,7 +36,10 @@ fn main() {
     let mut frames = 0usize;
     // The first frame runs the rest of game init; plans start once a piece is controlled.
     loop {
-        if plan.is_empty() && game.state().play_state == 1 && game.state().game_mode_state == 2 {
+        if plan.is_empty()
+            && game.state().phase() == nestris_core::PlayState::Control
+            && game.state().game_mode_state == 2
+        {
             plan = natural(&game, ai.plan(&game));
             plan.reverse();
         }
@@ -89,7 +94,7 @@ fn landing(game: &Game, plan: &[Buttons]) -> Option<(u8, u8, u8)> {
     let mut g = game.clone();
     for &b in plan {
         g.step(b);
-        if g.state().play_state == 2 {
+        if g.state().phase() == nestris_core::PlayState::Lock {
             let s = g.state();
             return Some((s.piece, s.x, s.y));
         }
@@ -147,7 +152,7 @@ fn natural(game: &Game, ai_plan: Vec<Buttons>) -> Vec<Buttons> {
             for &b in &plan {
                 g.step(b);
                 used.push(b);
-                if g.state().play_state == 2 {
+                if g.state().phase() == nestris_core::PlayState::Lock {
                     break;
                 }
             }

@@ -217,9 +217,9 @@ impl Start {
             || (s.game_mode_state == 1
                 && s.game_type == 0
                 && s.resume == nestris_core::Resume::GameInit { rows_left: 0 });
-        if s.play_state != 1
-            || !matches!(s.game_mode, 4)
-            || s.render_mode != 3
+        if s.phase() != nestris_core::PlayState::Control
+            || s.mode() != nestris_core::GameMode::Play
+            || !s.play_screen_drawn()
             || !normal_frame
             || s.flow.nmi_off_frames != 0
             || s.piece >= 19
@@ -1148,7 +1148,11 @@ mod tests {
                 (s.autorepeat_x, s.autorepeat_y),
                 "frame {i}"
             );
-            assert_eq!(landed, s.play_state == 2, "frame {i}");
+            assert_eq!(
+                landed,
+                s.phase() == nestris_core::PlayState::Lock,
+                "frame {i}"
+            );
             if landed {
                 return;
             }

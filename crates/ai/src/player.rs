@@ -3,6 +3,7 @@
 use crate::eval::Weights;
 use crate::inputs::InputModel;
 use crate::search::{Plan, Search};
+use nestris_core::PlayState;
 use nestris_core::{bcd, Buttons, FrameEvents, Game, GameSetup};
 use serde::{Deserialize, Serialize};
 
@@ -176,7 +177,7 @@ impl UncappedScore {
         let s = game.state();
         BeforeFrame {
             hold: s.hold_down_points,
-            scoring_possible: s.play_state != 6,
+            scoring_possible: s.phase() != PlayState::GoalCheck,
         }
     }
 
@@ -185,7 +186,7 @@ impl UncappedScore {
         let s = game.state();
         // The scoring step ran: `playState` 5 to 6 (after a line clear in the frame whose
         // interrupt ends the animation, 4 to 6).
-        if !before.scoring_possible || s.play_state != 6 {
+        if !before.scoring_possible || s.phase() != PlayState::GoalCheck {
             return;
         }
         let now = bcd::score_value(s.score);
@@ -276,7 +277,7 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let mut lag_frames = 0u32;
     let mut crash_frame = None;
     while frames < limits.max_frames {
-        if need_plan && game.state().play_state == 1 {
+        if need_plan && game.state().phase() == PlayState::Control {
             plan = ai.plan(&game);
             at = 0;
             need_plan = false;

@@ -31,6 +31,7 @@ use crate::eval::{clear_value, Context, Features, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
+use nestris_core::PlayState;
 use nestris_core::{bcd, Buttons, Cartridge, CrashMode, FrameEvents, Game, Region};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -423,14 +424,14 @@ impl Search {
             }
             // At most a field's height of frames with Down held.
             for _ in 0..24 {
-                if g.state().play_state != 1 {
+                if g.state().phase() != PlayState::Control {
                     break;
                 }
                 inputs.push(Buttons::DOWN);
                 crashed |= crashes(&step(&mut g, Buttons::DOWN, cart));
             }
             let s = g.state();
-            if crashed || s.play_state != 2 || (s.piece, s.x, s.y) != (p.o, p.x, p.y) {
+            if crashed || s.phase() != PlayState::Lock || (s.piece, s.x, s.y) != (p.o, p.x, p.y) {
                 continue;
             }
             if let Some((_, false)) = finish_blind(g, cart) {

@@ -67,7 +67,7 @@ fn a_pushdown_dodge_puts_the_piece_where_it_was_planned_without_crashing() {
     let mut ai = ai(true);
     let mut pushdowns = 0;
     for _ in 0..3_000 {
-        if game.state().play_state == 1 {
+        if game.state().phase() == nestris_core::PlayState::Control {
             let Some(plan) = ai.plan_piece(&game) else {
                 break;
             };
@@ -81,9 +81,12 @@ fn a_pushdown_dodge_puts_the_piece_where_it_was_planned_without_crashing() {
             }
             let s = game.state();
             let p = plan.placement;
-            assert_eq!((s.play_state, s.piece, s.x, s.y), (2, p.o, p.x, p.y));
+            assert_eq!(
+                (s.phase(), s.piece, s.x, s.y),
+                (nestris_core::PlayState::Lock, p.o, p.x, p.y)
+            );
             // To the next piece.
-            while game.state().play_state != 1 && !game.halted() {
+            while game.state().phase() != nestris_core::PlayState::Control && !game.halted() {
                 let ev = game.step(Buttons::NONE);
                 crashed |= ev.has(FrameEvents::CRASHED);
                 if ev.has(FrameEvents::TOPPED_OUT) {
@@ -91,7 +94,7 @@ fn a_pushdown_dodge_puts_the_piece_where_it_was_planned_without_crashing() {
                 }
             }
             assert!(!crashed || plan.dodge == Dodge::Unavoidable);
-            if game.halted() || game.state().play_state == 10 {
+            if game.halted() || game.state().phase() == nestris_core::PlayState::Curtain {
                 break;
             }
         } else {

@@ -17,12 +17,14 @@ const SPAWNS: [u8; 7] = [2, 7, 8, 10, 11, 14, 18];
 fn land(game: &Game, inputs: &[Buttons]) -> Result<(u8, u8, u8), String> {
     let mut g = game.clone();
     for (i, &b) in inputs.iter().enumerate() {
-        if g.state().play_state != 1 {
+        if g.state().phase() != nestris_core::PlayState::Control {
             return Err(format!("piece no longer controlled before frame {i}"));
         }
         g.step(b);
         let s = g.state();
-        if s.play_state == 2 || s.play_state == 10 {
+        if s.phase() == nestris_core::PlayState::Lock
+            || s.phase() == nestris_core::PlayState::Curtain
+        {
             if i + 1 != inputs.len() {
                 return Err(format!("landed at frame {i} of {}", inputs.len()));
             }
@@ -129,7 +131,7 @@ fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8
         since_tap = (since_tap + 1).min(k);
         frame += 1;
         let s = g.state();
-        if s.play_state != 1 {
+        if s.phase() != nestris_core::PlayState::Control {
             return (s.piece, s.x, s.y);
         }
         assert!(frame < 10_000, "piece never landed");

@@ -15,14 +15,11 @@ pub fn autopilot(
     let mut plan: Vec<Buttons> = Vec::new();
     Box::new(move |game: &Game| {
         let s = game.state();
-        if s.game_mode != 4 {
+        if !s.in_game() {
             plan.clear();
             return nestris_tui::quick::buttons(s, level);
         }
-        let waiting_for_start = s.render_mode == 2 // name entry
-            || s.render_mode == 4 // an ending
-            || (s.play_state == 10 && s.curtain_row == 20);
-        if waiting_for_start {
+        if s.awaiting_start() {
             // A fresh press every other frame.
             return if s.held == 0 {
                 Buttons::START
@@ -30,7 +27,7 @@ pub fn autopilot(
                 Buttons::NONE
             };
         }
-        if plan.is_empty() && s.play_state == 1 && s.game_mode_state == 2 {
+        if plan.is_empty() && s.piece_in_control() {
             plan = ai.plan(game);
             plan.reverse();
         }

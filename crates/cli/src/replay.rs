@@ -110,16 +110,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         _ => None,
     };
     let s = game.state();
-    let mode = match s.game_mode {
-        0 => "legal screen",
-        1 => "title",
-        2 => "game-type menu",
-        3 => "level menu",
-        4 => "play",
-        5 => "demo",
-        _ => "demo start",
-    };
-    let ended = s.play_state == 0 || s.play_state == 10 || summary.games_ended > 0;
+    let mode = s.mode().name();
+    let ended = (s.in_game() && game.is_over()) || summary.games_ended > 0;
     if args.json {
         let v = serde_json::json!({
             "file": args.file.display().to_string(),

@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_core::{DemoData, Game, Snapshot};
-use nestris_render::{encode_png, Frame, Renderer};
+use nestris_render::{encode_png, Frame};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +31,6 @@ pub struct Args {
 
 /// Runs `nestris screenshot`.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let mut renderer = Renderer::new();
     let game = if let Some(path) = &args.replay {
         let replay = crate::replay::load(path)?;
         let n = args
@@ -45,10 +44,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             );
         }
         let mut game = replay.game();
-        // The renderer follows the game frame by frame (it keeps the rows being cleared).
         for &b in &replay.inputs[..n] {
             game.step_with_demo(b, &DemoData::BUILTIN);
-            renderer.observe(&game);
         }
         game
     } else if let Some(path) = &args.snapshot {
@@ -56,15 +53,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let s = Snapshot::decode(&bytes)
             .map_err(|e| anyhow::anyhow!("{}: not a valid snapshot: {e}", path.display()))?;
-        let game =
-            Game::from_snapshot(s).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        renderer.observe(&game);
-        game
+        Game::from_snapshot(s).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
     } else {
         bail!("give --replay FILE or --snapshot FILE");
     };
     let mut frame = Frame::new();
-    renderer.draw(&game, &mut frame);
+    nestris_render::draw(&game, &mut frame);
     nestris_replay::write_atomically(&args.output, &encode_png(&frame))
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(ExitCode::SUCCESS)

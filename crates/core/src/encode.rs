@@ -376,7 +376,9 @@ impl Snapshot {
             audio: crate::timing::recorded_audio(),
             crash_mode: crate::CrashMode::default(),
             crash: None,
+            pre_clear: crate::Board::EMPTY,
         };
+        s.pre_clear = s.derived_pre_clear();
         s.clock.known = s.region.cycles_counted();
         s.validate()?;
         Ok(s)
@@ -392,7 +394,8 @@ impl Snapshot {
     /// clock, the crash mode and the sound engine's page ($0680-$06FF). Byte 4 holds the
     /// clock's flags (bits 0-3 and 7), the crash mode's code (bits 4-5, `Cartridge` = 0) and
     /// whether the game crashed (bit 6); bytes 135.. the player update's cut, if one is
-    /// pending; the last byte how the game crashed ([`Crash::code`]). With
+    /// pending; byte 152 how the game crashed ([`Crash::code`]); bytes 153.. the board a
+    /// line clear shows ([`Snapshot::pre_clear`], version 4). With
     /// [`Snapshot::encode`] it is the whole state: a game restored from both runs on exactly
     /// as the original.
     pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
@@ -415,26 +418,28 @@ impl Snapshot {
         if let Resume::Interrupted(Cut::Player(cut)) = self.resume {
             out[135..135 + PLAYER_CUT_LEN].copy_from_slice(&player_cut_bytes(&cut));
         }
-        out[TIMING_LEN - 1] = self.crash.map_or(0, Crash::code);
+        out[CRASH_AT] = self.crash.map_or(0, Crash::code);
+        out[CRASH_AT + 1..].copy_from_slice(&self.pre_clear.0);
         out
     }
 
     /// Puts the fields of an [`Snapshot::encode_timing`] block into `self`.
     pub fn decode_timing(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
-        // Version 2 had no crash byte at the end (a crash there was a halt).
-        let v2 = bytes.len() == TIMING_LEN - 1 && bytes.first() == Some(&2);
-        if bytes.len() != TIMING_LEN && !v2 {
+        // Version 2 had no crash byte (a crash there was a halt), version 3 no board.
+        let version = bytes.first().copied().unwrap_or(0);
+        let Some(len) = timing_len(version) else {
+            return Err(SnapshotError::OutOfRange {
+                field: "timing block version or clock bits",
+                value: version,
+            });
+        };
+        if bytes.len() != len {
             return Err(SnapshotError::OutOfRange {
                 field: "timing block length",
                 value: 0,
             });
         }
-        if bytes[0] != TIMING_VERSION && !v2 {
-            return Err(SnapshotError::OutOfRange {
-                field: "timing block version or clock bits",
-                value: bytes[0],
-            });
-        }
+        let v2 = version == 2;
         self.render_flags = bytes[1];
         let c = &mut self.clock;
         c.nmi_dots = u16::from_le_bytes([bytes[2], bytes[3]]);
@@ -452,11 +457,19 @@ impl Snapshot {
             Some(Crash::Halted)
         } else {
             Some(
-                Crash::from_code(bytes[TIMING_LEN - 1]).ok_or(SnapshotError::OutOfRange {
+                Crash::from_code(bytes[CRASH_AT]).ok_or(SnapshotError::OutOfRange {
                     field: "crash",
-                    value: bytes[TIMING_LEN - 1],
+                    value: bytes[CRASH_AT],
                 })?,
             )
+        };
+        self.pre_clear = match bytes.get(CRASH_AT + 1..) {
+            Some(board) if version >= 4 => {
+                let mut b = crate::Board::EMPTY;
+                b.0.copy_from_slice(board);
+                b
+            }
+            _ => self.derived_pre_clear(),
         };
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..135]);
@@ -544,10 +557,24 @@ fn player_cut_from(b: &[u8]) -> Option<PlayerCut> {
 }
 
 /// Version of the timing block ([`Snapshot::encode_timing`]).
-pub const TIMING_VERSION: u8 = 3;
+pub const TIMING_VERSION: u8 = 4;
 
-/// Length of the timing block in bytes (version 2 was one byte shorter: no crash byte).
-pub const TIMING_LEN: usize = 7 + 128 + PLAYER_CUT_LEN + 1;
+/// Where the crash's code sits in the timing block.
+const CRASH_AT: usize = 7 + 128 + PLAYER_CUT_LEN;
+
+/// Length of the timing block in bytes.
+pub const TIMING_LEN: usize = CRASH_AT + 1 + 200;
+
+/// Length of a timing block of `version` (2, 3 or 4), if the version is one: version 2 had
+/// no crash byte, version 3 no board.
+pub const fn timing_len(version: u8) -> Option<usize> {
+    match version {
+        2 => Some(CRASH_AT),
+        3 => Some(CRASH_AT + 1),
+        4 => Some(TIMING_LEN),
+        _ => None,
+    }
+}
 
 /// 64-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u64 {

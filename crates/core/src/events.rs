@@ -105,6 +105,10 @@ impl FrameEvents {
     /// bytes of tile `$FF` written from picture address `$2A00` while the screen is drawn,
     /// a glitch on screen until the next redraw of the picture memory.
     pub const PICTURE_FILLED: u32 = 1 << 28;
+    /// The row check is done and found rows: the line-clear animation begins (play state 3
+    /// to 4), which is where the cartridge starts the line-clear or tetris sound
+    /// (`completed_lines` in the state says which).
+    pub const CLEAR_STARTED: u32 = 1 << 29;
 
     /// True if every flag of `flag` is set.
     #[inline]

@@ -183,6 +183,7 @@ impl Game {
             audio: crate::timing::recorded_audio(),
             crash_mode: setup.crash_mode,
             crash: None,
+            pre_clear: crate::Board::EMPTY,
         };
         if setup.crash_mode == crate::CrashMode::Off || !setup.region.cycles_counted() {
             // No cycle accounting at all: nothing placed, so no lag frame and no crash.
@@ -592,6 +593,8 @@ impl Game {
                 ev.set(FrameEvents::LINE_CLEAR_STEP);
                 if (s.row_y.wrapping_sub(5) as i8) >= 0 {
                     s.play_state = s.play_state.wrapping_add(1);
+                    // The picture is redrawn from RAM from here on.
+                    s.pre_clear = crate::Board::EMPTY;
                 }
             }
             s.vram_row = 0;
@@ -941,6 +944,7 @@ impl Game {
         // A crash shown in the last game is not this one's.
         s.crash = None;
         s.playfield = Playfield::empty();
+        s.pre_clear = crate::Board::EMPTY;
         s.stats = [[0; 2]; 7];
         s.x = 5;
         s.y = 0;

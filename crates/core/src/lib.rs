@@ -47,6 +47,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod timing;
+mod view;
 
 pub use buttons::Buttons;
 pub use crash::{Crash, CrashMode};
@@ -57,3 +58,4 @@ pub use game::{Cartridge, Game, GameSetup, GameType};
 pub use playfield::Playfield;
 pub use region::Region;
 pub use snapshot::{Snapshot, SnapshotError};
+pub use view::{Board, GameMode, PlayState, Screen};

@@ -91,6 +91,7 @@ impl Game {
             audio: crate::audio::Audio::CLEARED,
             crash_mode: crate::CrashMode::Cartridge,
             crash: None,
+            pre_clear: crate::Board::EMPTY,
         };
         Game { s }
     }

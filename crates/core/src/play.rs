@@ -356,6 +356,10 @@ impl Game {
             s.completed_row[li] = 0;
             c += cy::row_incomplete(col);
         } else {
+            if s.completed_lines == 0 {
+                // The picture keeps the board the lock left until the animation is over.
+                s.pre_clear = crate::Board::of(&s.playfield.0);
+            }
             s.completed_lines = s.completed_lines.wrapping_add(1);
             s.completed_row[li] = row;
             s.playfield.shift_down_from(row);
@@ -369,6 +373,9 @@ impl Game {
             s.vram_row = 0;
             s.row_y = 0;
             s.play_state = if s.completed_lines != 0 { 4 } else { 5 };
+            if s.completed_lines != 0 {
+                ev.set(FrameEvents::CLEAR_STARTED);
+            }
         }
         c + cy::rows_end(last, s.completed_lines)
     }

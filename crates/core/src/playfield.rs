@@ -90,45 +90,59 @@ impl Default for Playfield {
     }
 }
 
+/// A fixed-length byte array as a serde tuple (serde's own arrays stop at 32).
 #[cfg(feature = "serde")]
-mod serde_impl {
-    use super::Playfield;
-    use serde::de::{Error, SeqAccess, Visitor};
+pub(crate) fn serialize_bytes<S: serde::Serializer, const N: usize>(
+    bytes: &[u8; N],
+    s: S,
+) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeTuple;
+    let mut t = s.serialize_tuple(N)?;
+    for b in bytes {
+        t.serialize_element(b)?;
+    }
+    t.end()
+}
 
-    impl serde::Serialize for Playfield {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let mut t = s.serialize_tuple(256)?;
-            for b in &self.0 {
-                t.serialize_element(b)?;
+/// The array [`serialize_bytes`] wrote: exactly `N` bytes.
+#[cfg(feature = "serde")]
+pub(crate) fn deserialize_bytes<'de, D: serde::Deserializer<'de>, const N: usize>(
+    d: D,
+) -> Result<[u8; N], D::Error> {
+    use serde::de::{Error, SeqAccess, Visitor};
+    struct V<const N: usize>;
+    impl<'de, const N: usize> Visitor<'de> for V<N> {
+        type Value = [u8; N];
+        fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+            write!(f, "{N} bytes")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<[u8; N], A::Error> {
+            let mut p = [0u8; N];
+            for (i, b) in p.iter_mut().enumerate() {
+                *b = seq
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(i, &self))?;
             }
-            t.end()
+            if seq.next_element::<u8>()?.is_some() {
+                return Err(A::Error::invalid_length(N + 1, &self));
+            }
+            Ok(p)
         }
     }
+    d.deserialize_tuple(N, V::<N>)
+}
 
-    impl<'de> serde::Deserialize<'de> for Playfield {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Playfield, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Playfield;
-                fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
-                    f.write_str("256 playfield bytes")
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Playfield, A::Error> {
-                    let mut p = [0u8; 256];
-                    for (i, b) in p.iter_mut().enumerate() {
-                        *b = seq
-                            .next_element()?
-                            .ok_or_else(|| A::Error::invalid_length(i, &self))?;
-                    }
-                    if seq.next_element::<u8>()?.is_some() {
-                        return Err(A::Error::invalid_length(257, &self));
-                    }
-                    Ok(Playfield(p))
-                }
-            }
-            d.deserialize_tuple(256, V)
-        }
+#[cfg(feature = "serde")]
+impl serde::Serialize for Playfield {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_bytes(&self.0, s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Playfield {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Playfield, D::Error> {
+        deserialize_bytes(d).map(Playfield)
     }
 }
 

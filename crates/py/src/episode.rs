@@ -4,7 +4,7 @@
 //! they agree to the bit.
 
 use nestris_core::bcd::{lines_value, score_value};
-use nestris_core::{Buttons, FrameEvents, Game, Resume};
+use nestris_core::{Buttons, FrameEvents, Game};
 
 use crate::options::{next_seed, EnvConfig, Reward};
 
@@ -12,16 +12,11 @@ use crate::options::{next_seed, EnvConfig, Reward};
 pub const ENDING_EVENTS: u32 =
     FrameEvents::TOPPED_OUT | FrameEvents::GAME_ENDED | FrameEvents::B_TYPE_WON;
 
-/// True when the game is no longer in play: topped out (the curtain), ended, won
-/// (B-type ending), ended by a crash (`Game::crash_ended`), or out of the play mode.
+/// True when the game is no longer in play: the core's one rule ([`Game::is_over`]:
+/// topped out, ended, won, ended by a crash, or out of the play mode).
 #[inline]
 pub fn game_over(game: &Game) -> bool {
-    let s = game.state();
-    game.crash_ended()
-        || s.game_mode != 4
-        || s.play_state == 0
-        || s.play_state == 10
-        || matches!(s.resume, Resume::Ending(_))
+    game.is_over()
 }
 
 /// What one environment step did.

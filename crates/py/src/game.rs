@@ -14,7 +14,7 @@ use crate::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
 use crate::options::{parse_region, seed_arg, GameOptions};
 
 /// The event flags and their Python names, in bit order.
-pub const EVENT_NAMES: [(&str, u32); 29] = [
+pub const EVENT_NAMES: [(&str, u32); 30] = [
     ("SHIFTED", FrameEvents::SHIFTED),
     ("ROTATED", FrameEvents::ROTATED),
     ("DROPPED", FrameEvents::DROPPED),
@@ -44,6 +44,7 @@ pub const EVENT_NAMES: [(&str, u32); 29] = [
     ("CRASHED", FrameEvents::CRASHED),
     ("SPRITES_GARBLED", FrameEvents::SPRITES_GARBLED),
     ("PICTURE_FILLED", FrameEvents::PICTURE_FILLED),
+    ("CLEAR_STARTED", FrameEvents::CLEAR_STARTED),
 ];
 
 /// What one frame (or several, combined) did: event flags and lines cleared.

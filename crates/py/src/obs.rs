@@ -184,7 +184,7 @@ pub fn render(s: &Snapshot, out: &mut [u8]) {
             );
         }
     }
-    if s.play_state == 1 && s.piece < ORIENTATION_COUNT {
+    if s.phase() == nestris_core::PlayState::Control && s.piece < ORIENTATION_COUNT {
         let kind = KIND[nestris_core::tables::ORIENTATION_TILE[s.piece as usize] as usize];
         for (dr, dc) in ORIENTATION_CELLS[s.piece as usize] {
             let row = i32::from(s.y) + i32::from(dr);

@@ -261,7 +261,9 @@ impl PlacementEpisode {
                 self.ended = true;
                 break;
             }
-            if self.game.state().play_state == 1 && Start::from_game(&self.game).is_some() {
+            if self.game.state().phase() == nestris_core::PlayState::Control
+                && Start::from_game(&self.game).is_some()
+            {
                 break;
             }
             if n >= MAX_WAIT_FRAMES {
@@ -360,7 +362,7 @@ impl PlacementEpisode {
         }
         self.frames += u64::from(out.frames);
         let s = self.game.state();
-        if !self.game.crash_ended() && s.play_state != 2
+        if !self.game.crash_ended() && s.phase() != nestris_core::PlayState::Lock
             || (s.piece, s.x, s.y) != (choice.o, choice.x, choice.y)
         {
             return Err(Desync {

@@ -11,28 +11,24 @@ use std::path::PathBuf;
 use nestris_core::flow::EndingStep;
 use nestris_core::tables::{HIDDEN, TILE_CURTAIN, TILE_EMPTY};
 use nestris_core::{Buttons, FrameEvents, Game, GameSetup, GameType, Region, Resume};
-use nestris_render::{decode_png, encode_png, Frame, Renderer, HEIGHT, WIDTH};
+use nestris_core::{GameMode, Screen};
+use nestris_render::{decode_png, encode_png, Frame, HEIGHT, WIDTH};
 
 // --- Harness -------------------------------------------------------------------------------
 
-/// A game and the renderer that watches it, stepped together.
+/// A game stepped through the screens under test (drawing needs nothing else).
 #[derive(Clone)]
 struct Run {
     game: Game,
-    renderer: Renderer,
 }
 
 impl Run {
     fn new(game: Game) -> Run {
-        let mut renderer = Renderer::new();
-        renderer.observe(&game);
-        Run { game, renderer }
+        Run { game }
     }
 
     fn step(&mut self, b: Buttons) -> FrameEvents {
-        let ev = self.game.step(b);
-        self.renderer.observe(&self.game);
-        ev
+        self.game.step(b)
     }
 
     /// Steps with no buttons until `done` holds (at most `limit` frames).
@@ -54,7 +50,7 @@ impl Run {
 
     fn frame(&self) -> Frame {
         let mut f = Frame::new();
-        self.renderer.draw(&self.game, &mut f);
+        nestris_render::draw(&self.game, &mut f);
         f
     }
 }
@@ -136,22 +132,26 @@ fn place(run: &Run, turns: u8, x: u8) -> Option<Run> {
             Buttons::LEFT
         };
         r.tap(dir);
-        if r.game.state().play_state != 1 || r.game.state().x == before {
+        if r.game.state().phase() != nestris_core::PlayState::Control || r.game.state().x == before
+        {
             return None;
         }
     }
     for _ in 0..200 {
-        if r.game.state().play_state != 1 {
+        if r.game.state().phase() != nestris_core::PlayState::Control {
             break;
         }
         r.step(Buttons::DOWN);
     }
     for _ in 0..200 {
         let s = r.game.state();
-        if s.play_state == 1 && s.piece != HIDDEN {
+        if s.phase() == nestris_core::PlayState::Control && s.piece != HIDDEN {
             return Some(r);
         }
-        if matches!(s.play_state, 0 | 10) {
+        if matches!(
+            s.phase(),
+            nestris_core::PlayState::Ended | nestris_core::PlayState::Curtain
+        ) {
             return None;
         }
         r.step(Buttons::NONE);
@@ -196,7 +196,9 @@ fn mid_game() -> Run {
         ..GameSetup::from_seed(7)
     });
     let mut run = Run::new(game);
-    run.until(10, |g| g.state().play_state == 1);
+    run.until(10, |g| {
+        g.state().phase() == nestris_core::PlayState::Control
+    });
     let mut run = stack(run, 24);
     run.until(200, |g| g.state().y >= 5);
     run
@@ -209,7 +211,7 @@ fn to_level_menu(setup_type_menu: impl Fn(&mut Run)) -> Run {
     for _ in 0..3000 {
         let s = run.game.state();
         match s.resume {
-            Resume::LevelMenu if s.game_mode == 3 => return run,
+            Resume::LevelMenu if s.mode() == nestris_core::GameMode::LevelMenu => return run,
             Resume::TypeMenu if !type_menu_done => {
                 setup_type_menu(&mut run);
                 type_menu_done = true;
@@ -244,7 +246,7 @@ fn mid_game_level_7() {
     let run = mid_game();
     let s = run.game.state();
     assert_eq!(s.level, 7);
-    assert_eq!(s.play_state, 1);
+    assert_eq!(s.phase(), nestris_core::PlayState::Control);
     check("play_midgame_level7", &run.frame());
 }
 
@@ -253,7 +255,7 @@ fn paused() {
     let mut run = mid_game();
     run.tap(Buttons::START);
     assert_eq!(run.game.state().resume, Resume::Paused);
-    assert_eq!(run.game.state().render_mode, 0);
+    assert!(!run.game.state().play_screen_drawn());
     check("play_paused", &run.frame());
 }
 
@@ -267,12 +269,14 @@ fn line_clear_step_3() {
     s.y = 2;
     let mut run = Run::new(Game::from_snapshot(s).unwrap());
     for _ in 0..100 {
-        if run.game.state().play_state != 1 {
+        if run.game.state().phase() != nestris_core::PlayState::Control {
             break;
         }
         run.step(Buttons::DOWN);
     }
-    run.until(100, |g| g.state().play_state == 4 && g.state().row_y == 3);
+    run.until(100, |g| {
+        g.state().phase() == nestris_core::PlayState::ClearAnimation && g.state().row_y == 3
+    });
     let s = run.game.state();
     let rows = s.completed_row.iter().filter(|&&r| r != 0).count();
     assert!(rows >= 2, "the bar completes rows: {:?}", s.completed_row);
@@ -283,7 +287,9 @@ fn line_clear_step_3() {
 fn curtain_half_down() {
     let mut run = mid_game();
     // No more steering: pieces pile up in the middle until the game ends.
-    run.until(20_000, |g| g.state().play_state == 10);
+    run.until(20_000, |g| {
+        g.state().phase() == nestris_core::PlayState::Curtain
+    });
     run.until(200, |g| g.state().curtain_row == 10);
     let s = run.game.state();
     assert_eq!(s.playfield.cell(9, 0), TILE_CURTAIN);
@@ -322,7 +328,7 @@ fn legal_screen() {
     let mut run = Run::new(Game::power_on(Region::Ntsc));
     run.until(100, |g| g.state().resume == Resume::LegalSleep);
     run.step(Buttons::NONE);
-    assert_eq!(run.game.state().game_mode, 0);
+    assert_eq!(run.game.state().mode(), nestris_core::GameMode::Legal);
     check("legal", &run.frame());
 }
 
@@ -343,7 +349,7 @@ fn title_screen() {
         }
     }
     run.step(Buttons::NONE);
-    assert_eq!(run.game.state().game_mode, 1);
+    assert_eq!(run.game.state().mode(), nestris_core::GameMode::Title);
     check("title", &run.frame());
 }
 
@@ -366,7 +372,10 @@ fn game_type_menu() {
     run.tap(Buttons::DOWN);
     cursor_visible(&mut run);
     let s = run.game.state();
-    assert_eq!((s.game_mode, s.game_type, s.music_type), (2, 1, 2));
+    assert_eq!(
+        (s.mode(), s.game_type, s.music_type),
+        (GameMode::TypeMenu, 1, 2)
+    );
     check("menu_game_type", &run.frame());
 }
 
@@ -379,7 +388,7 @@ fn level_menu() {
     run.tap(Buttons::RIGHT);
     cursor_visible(&mut run);
     let s = run.game.state();
-    assert_eq!((s.game_mode, s.render_mode, s.start_level), (3, 1, 7));
+    assert_eq!((s.screen(), s.start_level), (Screen::LevelMenu, 7));
     check("menu_level_a_type", &run.frame());
 }
 
@@ -426,7 +435,7 @@ fn name_entry() {
     }
     cursor_visible(&mut run);
     let s = run.game.state();
-    assert_eq!(s.render_mode, 2);
+    assert_eq!(s.screen(), Screen::NameEntry);
     assert_eq!(&s.flow.high_scores.names[0][..3], &[14, 5, 19]);
     assert_eq!(s.flow.entry_letter, 3);
     check("name_entry", &run.frame());
@@ -447,7 +456,7 @@ fn a_type_ending_rocket() {
     let mut run = Run::new(Game::from_snapshot(s).unwrap());
     run.until(2000, |g| {
         let v = g.state().flow.ending_vars;
-        g.state().render_mode == 4 && v[1] == 0xF0 && v[0] <= 0xA0
+        g.state().screen() == nestris_core::Screen::Ending && v[1] == 0xF0 && v[0] <= 0xA0
     });
     check("ending_a_type", &run.frame());
 }

@@ -2,7 +2,7 @@
 //! error that says what is wrong and at which byte.
 
 use crate::{DemoSource, Replay, Start};
-use nestris_core::encode::{ENCODED_LEN, TIMING_LEN};
+use nestris_core::encode::{timing_len, ENCODED_LEN};
 use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
 
 /// The first eight bytes of every replay file.
@@ -309,7 +309,15 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
             })?;
             if flags & FLAG_TIMING != 0 {
                 let at = r.at;
-                let block = r.take(TIMING_LEN, "starting state's timing block")?;
+                // The block's first byte is its version, which gives its length.
+                let version = r.u8("starting state's timing block")?;
+                r.at = at;
+                let len = timing_len(version).ok_or(ReplayError::BadField {
+                    what: "timing block version",
+                    value: version as u64,
+                    at,
+                })?;
+                let block = r.take(len, "starting state's timing block")?;
                 s.decode_timing(block)
                     .map_err(|e| ReplayError::BadSnapshot {
                         at,
@@ -645,7 +653,7 @@ mod tests {
         let mut old = b.clone();
         old[10] &= !FLAG_TIMING;
         let at = 14 + ENCODED_LEN;
-        old.drain(at..at + TIMING_LEN);
+        old.drain(at..at + nestris_core::encode::TIMING_LEN);
         let n = old.len();
         let crc = crc32fast::hash(&old[..n - 4]);
         old[n - 4..].copy_from_slice(&crc.to_le_bytes());
@@ -656,6 +664,29 @@ mod tests {
             nestris_core::timing::Clock::RECORDED_GAME_START
         );
         assert_ne!(r.game().state().clock, old.game().state().clock);
+
+        // A version-3 block (written before the block held the picture's board) reads.
+        let mut v3 = b.clone();
+        let at = 14 + ENCODED_LEN;
+        let len3 = timing_len(3).unwrap();
+        v3.drain(at + len3..at + nestris_core::encode::TIMING_LEN);
+        v3[at] = 3;
+        let n = v3.len();
+        let crc = crc32fast::hash(&v3[..n - 4]);
+        v3[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        let v3 = Replay::from_bytes(&v3).unwrap();
+        assert_eq!(v3.game().state().clock, r.game().state().clock);
+        assert_eq!(v3.verify().unwrap().crash_frame, Some(1));
+        // A block of an unknown version is damage, named at its first byte.
+        let mut bad = b.clone();
+        bad[at] = 9;
+        let n = bad.len();
+        let crc = crc32fast::hash(&bad[..n - 4]);
+        bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            Replay::from_bytes(&bad),
+            Err(ReplayError::BadField { at: a, .. }) if a == at
+        ));
 
         // The flag on another start kind is damage.
         let mut bad = small().to_bytes();

@@ -13,6 +13,7 @@
 
 use base64::Engine;
 use md5::{Digest, Md5};
+use nestris_core::GameMode;
 use nestris_core::{bcd, Buttons, Game, Region};
 use nestris_replay::{fm2, rom};
 
@@ -28,21 +29,25 @@ fn the_cartridge_demo_plays_as_on_the_cartridge_and_the_movie_checksum_is_its() 
     assert_eq!(format!("base64:{md5}"), fm2::TETRIS_USA_FM2_CHECKSUM);
     let mut game = Game::power_on(Region::Ntsc);
     let mut changes = Vec::new();
-    let mut mode = game.state().game_mode;
+    let mut mode = game.state().mode();
     let mut at_end = (0, 0);
     for f in 0..8000u32 {
         game.step_with_demo(Buttons::NONE, &demo);
         let s = game.state();
-        if s.game_mode != mode {
-            if mode == 5 {
+        if s.mode() != mode {
+            if mode == GameMode::Demo {
                 at_end = (bcd::score_value(s.score), bcd::lines_value(s.lines));
             }
-            mode = s.game_mode;
+            mode = s.mode();
             changes.push((f, mode));
         }
     }
     // Legal screen, title, demo, title again when the demo's buttons run out, the demo
     // again.
-    assert_eq!(changes, [(522, 1), (1796, 5), (6555, 1), (7684, 5)]);
+    use GameMode::{Demo, Title};
+    assert_eq!(
+        changes,
+        [(522, Title), (1796, Demo), (6555, Title), (7684, Demo)]
+    );
     assert_eq!(at_end, (4290, 14));
 }

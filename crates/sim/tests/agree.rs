@@ -35,7 +35,7 @@ fn every_trace_ends_in_the_same_state() {
         for &b in &inputs {
             plain.step(b);
             frames += 1;
-            if plain.state().play_state == 10 && plain.state().curtain_row == 0xF0 {
+            if plain.state().topped_out() && plain.state().curtain_row == 0xF0 {
                 break;
             }
         }

@@ -124,11 +124,10 @@ impl Session {
     pub(crate) fn new(options: TuiOptions, hold_mode: HoldMode) -> Session {
         let mut game = Game::power_on(options.region);
         game.set_crash_mode(options.crash_mode);
-        let mut view = View {
+        let view = View {
             hold_estimated: hold_mode == HoldMode::Estimated,
             ..View::default()
         };
-        view.clear.observe(game.state());
         let recording =
             options
                 .replay_dir
@@ -176,7 +175,7 @@ impl Session {
     /// True while a game is under way (play, pause, curtain, ending, name entry): the
     /// only time quitting asks first, since only then is something lost.
     fn in_game(&self) -> bool {
-        self.game.state().game_mode == 4
+        self.game.state().in_game()
     }
 
     pub(crate) fn on_event(&mut self, ev: Event, now: Instant) -> Flow {
@@ -236,7 +235,6 @@ impl Session {
             }
         }
         self.game.step_with_demo(buttons, &self.demo);
-        self.view.clear.observe(self.game.state());
         if let Some(r) = &mut self.recording {
             r.push(buttons);
             r.tick(now);
@@ -295,7 +293,7 @@ mod tests {
         for _ in 0..4 {
             tap(s, t, KeyCode::Enter);
         }
-        assert_eq!(s.game.state().game_mode, 4);
+        assert_eq!(s.game.state().mode(), nestris_core::GameMode::Play);
     }
 
     #[test]
@@ -364,11 +362,14 @@ mod tests {
         };
         let mut s = Session::new(options, HoldMode::Estimated);
         frames(&mut s, &mut t, 400);
-        assert_eq!((s.game.state().game_mode, s.game.state().level), (4, 12));
+        assert_eq!(
+            (s.game.state().mode(), s.game.state().level),
+            (nestris_core::GameMode::Play, 12)
+        );
         assert_eq!(s.quick, None);
         // Nothing more is pressed for the player: the game is not paused.
         frames(&mut s, &mut t, 30);
-        assert_eq!(s.game.state().render_mode, 3);
+        assert!(s.game.state().play_screen_drawn());
     }
 
     #[test]
@@ -386,7 +387,7 @@ mod tests {
         let mut t = Instant::now();
         // Legal screen and title; the demo starts at frame 1796.
         frames(&mut s, &mut t, 2400);
-        assert_eq!(s.game.state().game_mode, 5);
+        assert_eq!(s.game.state().mode(), nestris_core::GameMode::Demo);
         let mut alone = Game::power_on(s.game.state().region);
         let mut builtin = alone.clone();
         for _ in 0..2400 {

@@ -6,7 +6,8 @@
 //! back to the level menu — with one [`nestris_core::Game::step`] per frame and the
 //! buttons sampled once per frame, so frame counts and pieces are the cartridge's. It
 //! restores the terminal when it returns or panics. Drawing is a pure function of the
-//! game and a little front-end state ([`draw::render`]), so it is tested without a
+//! game and a little front-end state ([`draw::render`]); what the screen shows is the
+//! core's view of the game ([`nestris_core::Snapshot::screen`]), so it is tested without a
 //! terminal.
 //!
 //! Keys: arrows = D-pad, X = A, Z = B, Enter = Start, Tab or Right Shift = Select,
@@ -16,7 +17,6 @@
 //! kitty keyboard protocol it reports releases; elsewhere holding is estimated from the
 //! terminal's key repeat (see the `input` module) and the screen says so.
 
-mod anim;
 mod app;
 pub mod draw;
 mod input;
@@ -25,6 +25,5 @@ mod pacing;
 pub mod quick;
 mod term;
 
-pub use anim::ClearAnimation;
 pub use app::{run, run_with_pilot, Pilot};
 pub use options::{TuiOptions, USAGE};

@@ -6,13 +6,14 @@
 //! are simply made again. Every press is released for a frame first, because the
 //! cartridge acts on newly pressed buttons only.
 
+use nestris_core::GameMode;
 use nestris_core::{Buttons, Snapshot};
 
 /// The buttons to hold this frame on the way to a game at `level` (0..=19).
 pub fn buttons(s: &Snapshot, level: u8) -> Buttons {
     let held = Buttons(s.held);
     let target = level % 10;
-    let on_target = s.game_mode == 3 && s.start_level == target;
+    let on_target = s.mode() == GameMode::LevelMenu && s.start_level == target;
     if on_target && level >= 10 && held == Buttons::A {
         // Start with A already held adds ten to the level.
         return Buttons::A | Buttons::START;
@@ -20,13 +21,13 @@ pub fn buttons(s: &Snapshot, level: u8) -> Buttons {
     if !held.is_empty() {
         return Buttons::NONE;
     }
-    match s.game_mode {
+    match s.mode() {
         // The legal screen, the title and the demo all take Start.
-        0 | 1 | 5 | 6 => Buttons::START,
-        2 if s.game_type != 0 => Buttons::LEFT,
-        2 => Buttons::START,
-        3 if s.game_type != 0 => Buttons::B,
-        3 => match s.start_level {
+        GameMode::Legal | GameMode::Title | GameMode::Demo | GameMode::DemoStart => Buttons::START,
+        GameMode::TypeMenu if s.game_type != 0 => Buttons::LEFT,
+        GameMode::TypeMenu => Buttons::START,
+        GameMode::LevelMenu if s.game_type != 0 => Buttons::B,
+        GameMode::LevelMenu => match s.start_level {
             l if l + 5 <= target => Buttons::DOWN,
             l if l < target => Buttons::RIGHT,
             l if l >= target + 5 => Buttons::UP,
@@ -46,7 +47,7 @@ mod tests {
     fn drive(level: u8, region: Region) -> (Game, usize) {
         let mut g = Game::power_on(region);
         for frame in 0..2000 {
-            if g.state().game_mode == 4 {
+            if g.state().mode() == nestris_core::GameMode::Play {
                 return (g, frame);
             }
             let b = buttons(g.state(), level);

@@ -1,8 +1,8 @@
 //! The replay viewer's controller, without a window: which frame of a replay is shown,
 //! how fast it plays, pausing, stepping and seeking.
 //!
-//! [`Playback`] keeps the game as it stands at the shown frame, with the renderer's
-//! memory and the HUD's counters that go with it. Going forward steps the game; going
+//! [`Playback`] keeps the game as it stands at the shown frame (which is all the
+//! picture needs), with the HUD's counters that go with it. Going forward steps the game; going
 //! back restores the nearest earlier checkpoint — the whole state is kept every
 //! [`CHECKPOINT_EVERY`] frames as it is first reached — and steps forward from there,
 //! so any frame is at most `CHECKPOINT_EVERY - 1` steps away once the replay has been
@@ -14,7 +14,6 @@
 //! replay's own ([`Verdict`]).
 
 use nestris_core::{Buttons, DemoData, FrameEvents, Game};
-use nestris_render::Renderer;
 use nestris_replay::Replay;
 
 use crate::hud::HudStats;
@@ -121,11 +120,10 @@ impl Verdict {
     }
 }
 
-/// Everything shown at one frame: the game, the renderer's memory and the HUD's counters.
+/// Everything shown at one frame: the game and the HUD's counters.
 #[derive(Clone, Debug)]
 struct Point {
     game: Game,
-    renderer: Renderer,
     hud: Option<HudStats>,
 }
 
@@ -150,12 +148,8 @@ impl Playback {
     /// built-in ones unless the replay was recorded with a cartridge's). `hud` keeps the
     /// HUD's counters too. An empty replay is at its end at once.
     pub fn new(replay: Replay, demo: DemoData, hud: bool) -> Playback {
-        let game = replay.game();
-        let mut renderer = Renderer::new();
-        renderer.observe(&game);
         let at = Point {
-            game,
-            renderer,
+            game: replay.game(),
             hud: hud.then(HudStats::default),
         };
         let mut p = Playback {
@@ -178,11 +172,6 @@ impl Playback {
     /// The game at the shown frame.
     pub fn game(&self) -> &Game {
         &self.at.game
-    }
-
-    /// The renderer that has observed every frame up to the shown one.
-    pub fn renderer(&self) -> &Renderer {
-        &self.at.renderer
     }
 
     /// The HUD's counters at the shown frame, if the HUD is kept.
@@ -341,9 +330,8 @@ impl Playback {
 
     /// Steps one frame and returns its sound effects.
     fn advance_with_cues(&mut self) -> Vec<Sfx> {
-        let before = self.at.game.state().play_state;
         let ev = self.advance();
-        let sfx = cues(&ev, before, self.at.game.state());
+        let sfx = cues(&ev, self.at.game.state());
         self.check_end();
         sfx
     }
@@ -354,7 +342,6 @@ impl Playback {
         let b = self.inputs[self.frame];
         let ev = self.at.game.step_with_demo(b, &self.demo);
         self.steps += 1;
-        self.at.renderer.observe(&self.at.game);
         if let Some(h) = &mut self.at.hud {
             h.observe(&ev, self.at.game.state());
         }
@@ -425,21 +412,18 @@ mod tests {
     /// The hash, the picture and the HUD after every frame, played straight through.
     fn straight(replay: &Replay) -> Vec<(u64, Vec<u32>, HudStats)> {
         let mut game = replay.game();
-        let mut renderer = Renderer::new();
-        renderer.observe(&game);
         let mut hud = HudStats::default();
         let mut frame = Frame::new();
         let mut out = Vec::new();
-        let mut record = |game: &Game, renderer: &Renderer, hud: &HudStats| {
-            renderer.draw(game, &mut frame);
+        let mut record = |game: &Game, hud: &HudStats| {
+            nestris_render::draw(game, &mut frame);
             out.push((game.state().state_hash(), frame.pixels.to_vec(), *hud));
         };
-        record(&game, &renderer, &hud);
+        record(&game, &hud);
         for &b in &replay.inputs {
             let ev = game.step(b);
-            renderer.observe(&game);
             hud.observe(&ev, game.state());
-            record(&game, &renderer, &hud);
+            record(&game, &hud);
         }
         out
     }
@@ -449,7 +433,7 @@ mod tests {
         let (hash, pixels, hud) = &truth[n];
         assert_eq!(p.game().state().state_hash(), *hash, "{what}: frame {n}");
         let mut f = Frame::new();
-        p.renderer().draw(p.game(), &mut f);
+        nestris_render::draw(p.game(), &mut f);
         assert!(f.pixels[..] == pixels[..], "{what}: picture at frame {n}");
         assert_eq!(p.hud(), Some(hud), "{what}: HUD at frame {n}");
     }

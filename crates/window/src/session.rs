@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use nestris_core::flow::HighScores;
 use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, Region};
-use nestris_render::{Frame, Renderer, HEIGHT, WIDTH};
+use nestris_render::{Frame, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
 use crate::hud::{self, HudStats};
@@ -39,7 +39,6 @@ pub enum QuitAnswer {
 #[derive(Debug)]
 pub struct Session {
     game: Game,
-    renderer: Renderer,
     frame: Frame,
     demo: Option<DemoData>,
     hud: Option<HudStats>,
@@ -73,12 +72,9 @@ impl Session {
         snapshot.flow.high_scores = high_scores;
         // The table is not validated, so this cannot fail; a power-on game is the fallback.
         let game = Game::from_snapshot(snapshot).unwrap_or_else(|_| Game::power_on(region));
-        let mut renderer = Renderer::new();
-        renderer.observe(&game);
         Session {
             saved_scores: game.state().flow.high_scores.clone(),
             game,
-            renderer,
             frame: Frame::new(),
             demo,
             hud: hud.then(HudStats::default),
@@ -126,7 +122,7 @@ impl Session {
 
     /// True while a game is being played (play, pause, curtain, ending, name entry).
     pub fn in_play(&self) -> bool {
-        self.game.state().game_mode == 4
+        self.game.state().in_game()
     }
 
     /// True while "QUIT? Y/N" is asked (the game stands still).
@@ -165,13 +161,11 @@ impl Session {
         if self.asking_quit {
             return Vec::new();
         }
-        let before = self.game.state().play_state;
         let ev = match &self.demo {
             Some(demo) => self.game.step_with_demo(buttons, demo),
             None => self.game.step(buttons),
         };
         self.frames += 1;
-        self.renderer.observe(&self.game);
         let s = self.game.state();
         if matches!(s.resume, nestris_core::flow::Resume::GameInit { .. }) {
             self.lag_frames = 0;
@@ -188,7 +182,7 @@ impl Session {
             st.update(s, self.frames);
         }
         self.keep_high_scores(now, false);
-        cues(&ev, before, self.game.state())
+        cues(&ev, self.game.state())
     }
 
     /// Saves the high-score table when the engine's copy changed (at most once per
@@ -223,7 +217,7 @@ impl Session {
 
     /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
     pub fn draw(&mut self, canvas: &mut Canvas) {
-        self.renderer.draw(&self.game, &mut self.frame);
+        nestris_render::draw(&self.game, &mut self.frame);
         canvas.blit_frame(&self.frame);
         if let Some(h) = &self.hud {
             hud::draw(canvas, WIDTH as i32, h, self.game.state());

@@ -31,10 +31,10 @@ pub enum Sfx {
     MenuBeep,
 }
 
-/// The effects a frame calls for. `prev_play_state` is `play_state` before the step;
-/// `s` the state after it. The line-clear sound starts when the row check has found
-/// the rows (play state 3 to 4), when it is known whether it is a tetris.
-pub fn cues(ev: &FrameEvents, prev_play_state: u8, s: &Snapshot) -> Vec<Sfx> {
+/// The effects a frame calls for; `s` is the state after it. The line-clear sound starts
+/// when the row check has found the rows ([`FrameEvents::CLEAR_STARTED`]), when it is
+/// known whether it is a tetris.
+pub fn cues(ev: &FrameEvents, s: &Snapshot) -> Vec<Sfx> {
     let mut out = Vec::new();
     if ev.has(FrameEvents::MENU_BEEP) {
         out.push(Sfx::MenuBeep);
@@ -46,7 +46,7 @@ pub fn cues(ev: &FrameEvents, prev_play_state: u8, s: &Snapshot) -> Vec<Sfx> {
     if ev.has(FrameEvents::PAUSED) || ev.has(FrameEvents::RESUMED) {
         out.push(Sfx::Pause);
     }
-    if prev_play_state == 3 && s.play_state == 4 {
+    if ev.has(FrameEvents::CLEAR_STARTED) {
         out.push(if s.completed_lines >= 4 {
             Sfx::Tetris
         } else {
@@ -492,9 +492,8 @@ mod tests {
                 10 => Buttons::A,
                 _ => Buttons::DOWN,
             };
-            let before = g.state().play_state;
             let ev = g.step(b);
-            heard.extend(cues(&ev, before, g.state()));
+            heard.extend(cues(&ev, g.state()));
         }
         for sfx in [Sfx::Shift, Sfx::Rotate, Sfx::Lock] {
             assert!(heard.contains(&sfx), "{sfx:?} in {heard:?}");
@@ -504,20 +503,23 @@ mod tests {
             lines_cleared: 0,
             ..FrameEvents::default()
         };
-        assert_eq!(cues(&ev, 1, g.state()), vec![Sfx::GameOver]);
+        assert_eq!(cues(&ev, g.state()), vec![Sfx::GameOver]);
         ev.flags = FrameEvents::MENU_BEEP;
-        assert_eq!(cues(&ev, 1, g.state()), vec![Sfx::MenuBeep]);
+        assert_eq!(cues(&ev, g.state()), vec![Sfx::MenuBeep]);
         ev.flags = FrameEvents::PAUSED;
-        assert_eq!(cues(&ev, 1, g.state()), vec![Sfx::Pause]);
+        assert_eq!(cues(&ev, g.state()), vec![Sfx::Pause]);
         // The row check found four rows: a tetris.
         let mut s = g.snapshot();
         s.play_state = 4;
         s.completed_lines = 4;
-        ev.flags = 0;
-        assert_eq!(cues(&ev, 3, &s), vec![Sfx::Tetris]);
+        ev.flags = FrameEvents::CLEAR_STARTED;
+        assert_eq!(cues(&ev, &s), vec![Sfx::Tetris]);
         s.completed_lines = 2;
-        assert_eq!(cues(&ev, 3, &s), vec![Sfx::LineClear]);
+        assert_eq!(cues(&ev, &s), vec![Sfx::LineClear]);
         ev.flags = FrameEvents::LEVEL_UP;
-        assert_eq!(cues(&ev, 5, &s), vec![Sfx::LevelUp]);
+        assert_eq!(cues(&ev, &s), vec![Sfx::LevelUp]);
+        // The animation going on is no new clear.
+        ev.flags = 0;
+        assert_eq!(cues(&ev, &s), vec![]);
     }
 }

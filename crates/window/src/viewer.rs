@@ -256,7 +256,7 @@ impl Viewer {
     /// Composes the picture: the game (and HUD) as in play, the bar under it.
     fn draw(&mut self) {
         let p = &self.playback;
-        p.renderer().draw(p.game(), &mut self.frame);
+        nestris_render::draw(p.game(), &mut self.frame);
         self.picture.blit_frame(&self.frame);
         if let Some(h) = p.hud() {
             hud::draw(&mut self.picture, WIDTH as i32, h, p.game().state());
@@ -577,7 +577,7 @@ mod tests {
         v.draw();
         // The NES picture is the renderer's.
         let mut f = Frame::new();
-        v.playback.renderer().draw(v.playback.game(), &mut f);
+        nestris_render::draw(v.playback.game(), &mut f);
         for y in 0..HEIGHT {
             for x in 0..WIDTH {
                 assert_eq!(v.canvas.pixel(x, y), f.pixel(x, y));

@@ -117,6 +117,7 @@ class Event(enum.IntFlag):
     CRASHED = 1 << 26
     SPRITES_GARBLED = 1 << 27
     PICTURE_FILLED = 1 << 28
+    CLEAR_STARTED = 1 << 29
 
 
 # The Python flags must be the engine's.

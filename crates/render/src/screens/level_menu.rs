@@ -35,7 +35,7 @@ fn grid(f: &mut Frame, s: &Snapshot, col: i32, title: &str, count: u8, chosen: u
     layout::label_plate(f, col * CELL, w * CELL, 5 * CELL - 4, title, label);
     layout::framed_box(f, col, 6, w, 6);
     let cursor = if active {
-        super::cursor_shown(s).then_some(palette::CURSOR[1])
+        s.cursor_shown().then_some(palette::CURSOR[1])
     } else {
         Some(palette::CURSOR[3])
     };

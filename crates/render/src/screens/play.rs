@@ -12,7 +12,7 @@
 //!                    +----------+
 //! ```
 
-use nestris_core::tables::{HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_EMPTY};
+use nestris_core::tables::{ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_EMPTY};
 use nestris_core::Snapshot;
 
 use crate::font::{self, bcd_digits, digit};
@@ -74,7 +74,7 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool)
     };
     layout::text_centred(f, 184, 64, 160, &lv, white);
 
-    if s.game_mode == 5 {
+    if s.mode() == nestris_core::GameMode::Demo {
         layout::framed_box(f, 23, 23, 8, 3);
         layout::text_centred(f, 184, 64, 192, "DEMO", palette::rgb(palette::CURSOR[1]));
     }
@@ -93,11 +93,11 @@ fn draw_field(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], level: &Colours) {
     }
     // The cartridge stages the piece's sprites after every player update, so the piece
     // shows until it is hidden (19) or the game has ended, not only while it falls.
-    if s.piece == HIDDEN || s.play_state == 0 {
+    let Some(piece) = s.piece_sprite() else {
         return;
-    }
-    let tile = ORIENTATION_TILE[s.piece as usize % 20];
-    for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize % 20] {
+    };
+    let tile = ORIENTATION_TILE[piece as usize];
+    for &(dr, dc) in &ORIENTATION_CELLS[piece as usize] {
         let row = i32::from(s.y) + i32::from(dr);
         let col = i32::from(s.x) + i32::from(dc);
         // Rows -1 and -2 are in play above the field, but only the field is shown.

@@ -39,7 +39,7 @@ pub(super) fn table(f: &mut Frame, s: &Snapshot, row: i32, entry: Option<(usize,
         };
         font::draw_text(f, 24 * CELL, y, &lv, ink);
         if let Some((_, letter)) = editing {
-            if super::cursor_shown(s) {
+            if s.cursor_shown() {
                 let c = palette::resolve(palette::CURSOR);
                 tiles::UNDERLINE.draw(f, (8 + letter as i32) * CELL, y + 2, &c);
             }

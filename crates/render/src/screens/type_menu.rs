@@ -51,7 +51,7 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
 
 /// The blinking arrows pointing at a choice from cells `left` and `right` of `row`.
 fn arrows(f: &mut Frame, s: &Snapshot, left: i32, right: i32, row: i32) {
-    if !super::cursor_shown(s) {
+    if !s.cursor_shown() {
         return;
     }
     let c = palette::resolve(palette::CURSOR);

@@ -203,7 +203,9 @@ mod tests {
             s.score = [0x00, 0x10, 0x03];
         });
         let mut g = g;
-        until(&mut g, 3000, |g| g.state().render_mode == 4);
+        until(&mut g, 3000, |g| {
+            g.state().screen() == nestris_core::Screen::Ending
+        });
         until(&mut g, 600, |g| {
             g.state().resume == Resume::Ending(EndingStep::Rocket)
         });
@@ -221,7 +223,9 @@ mod tests {
         until(&mut g, 2000, |g| g.state().flow.ending_vars[0] == 0);
         assert!(!shown(&g).contains("/||\\"));
         g.step(Buttons::START);
-        until(&mut g, 600, |g| g.state().render_mode == 2);
+        until(&mut g, 600, |g| {
+            g.state().screen() == nestris_core::Screen::NameEntry
+        });
     }
 
     #[test]
@@ -243,7 +247,9 @@ mod tests {
             g.state().resume == Resume::Ending(EndingStep::BannerSleep)
         });
         assert!(shown(&g).contains("SUCCESS!"), "{}", shown(&g));
-        until(&mut g, 600, |g| g.state().render_mode == 4);
+        until(&mut g, 600, |g| {
+            g.state().screen() == nestris_core::Screen::Ending
+        });
         until(&mut g, 3000, |g| {
             g.state().resume == Resume::Ending(EndingStep::WaitStart)
         });

@@ -6,10 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
-use super::{
-    boxed, centred, centred_box, cursor_shown, footer, spell, tile_cell, type_name, HOT, LABEL,
-    TEXT,
-};
+use super::{boxed, centred, centred_box, footer, spell, tile_cell, type_name, HOT, LABEL, TEXT};
 
 /// The power-on screen's text, one entry per row (empty strings are blank rows).
 const LEGAL: [&str; 12] = [
@@ -83,7 +80,7 @@ pub(super) fn draw_title(buf: &mut Buffer, s: &Snapshot, at: Rect) {
 
 /// The blinking arrows around a choice `len` cells wide at `x`, `y`.
 fn arrows(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, len: u16) {
-    if cursor_shown(s) {
+    if s.cursor_shown() {
         buf.set_string(x - 2, y, "▶", HOT);
         buf.set_string(x + len + 1, y, "◀", HOT);
     }
@@ -179,7 +176,7 @@ fn grid(
     centred(buf, Rect::new(x, y, w, 1), y, title, LABEL);
     let inner = boxed(buf, Rect::new(x, y + 1, w, 5));
     let cursor = if active {
-        cursor_shown(s).then_some(Color::Indexed(214))
+        s.cursor_shown().then_some(Color::Indexed(214))
     } else {
         Some(Color::Indexed(137))
     };
@@ -213,7 +210,7 @@ mod tests {
         // Start is not read before frame 267.
         run(&mut g, 200, Buttons::NONE);
         press(&mut g, Buttons::START);
-        assert_eq!(g.state().game_mode, 0);
+        assert_eq!(g.state().mode(), nestris_core::GameMode::Legal);
         let g = title();
         let lines = screen(&g, &Default::default(), 64, 24);
         let all = lines.join("\n");

@@ -11,15 +11,12 @@ mod menus;
 mod play;
 mod scores;
 
-use nestris_core::flow::EndingStep;
-use nestris_core::{Game, Region, Resume, Snapshot};
+use nestris_core::{Game, Screen};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
-
-use crate::anim::ClearAnimation;
 
 /// Width of the layout in cells.
 pub const WIDTH: u16 = 64;
@@ -41,8 +38,6 @@ pub enum Overlay {
 /// The front end's own state that the screen shows besides the game.
 #[derive(Clone, Debug, Default)]
 pub struct View {
-    /// The board copy for the line-clear animation.
-    pub clear: ClearAnimation,
     /// The dialog, if any.
     pub overlay: Overlay,
     /// Show [`HOLD_NOTICE`].
@@ -94,24 +89,15 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
         HEIGHT,
     );
     let s = game.state();
-    if !picture_off(s.resume) {
-        match s.render_mode {
-            4 => ending::draw(buf, s, at),
-            2 => scores::draw_name_entry(buf, s, at),
-            _ => match s.game_mode {
-                0 => menus::draw_legal(buf, at),
-                1 | 6 => menus::draw_title(buf, s, at),
-                2 => menus::draw_type_menu(buf, s, at),
-                3 => menus::draw_level_menu(buf, s, at),
-                4 | 5 => match (s.render_mode, s.resume) {
-                    (0, Resume::Paused) => play::draw(buf, s, &view.clear, at, true),
-                    // The B-type win darkens the screen before its ending.
-                    (0, _) => {}
-                    _ => play::draw(buf, s, &view.clear, at, false),
-                },
-                _ => {}
-            },
-        }
+    match s.screen() {
+        Screen::Off | Screen::Dark => {}
+        Screen::Ending => ending::draw(buf, s, at),
+        Screen::NameEntry => scores::draw_name_entry(buf, s, at),
+        Screen::Legal => menus::draw_legal(buf, at),
+        Screen::Title => menus::draw_title(buf, s, at),
+        Screen::TypeMenu => menus::draw_type_menu(buf, s, at),
+        Screen::LevelMenu => menus::draw_level_menu(buf, s, at),
+        Screen::Play { paused } => play::draw(buf, s, at, paused),
     }
 
     if view.hold_estimated {
@@ -136,32 +122,6 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
             .block(Block::bordered().border_style(Style::new().fg(Color::Yellow)))
             .render(rect, buf);
     }
-}
-
-/// True while the cartridge has the picture off: the reset, and the first three waits of
-/// every screen's setup, when it uploads the new screen.
-fn picture_off(r: Resume) -> bool {
-    match r {
-        Resume::Reset(_) => true,
-        Resume::LegalSetup(n)
-        | Resume::TitleSetup(n)
-        | Resume::TypeMenuSetup(n)
-        | Resume::LevelMenuSetup(n)
-        | Resume::GameBackground(n)
-        | Resume::HighScoreSetup(n)
-        | Resume::Ending(EndingStep::Setup(n)) => n < 4,
-        _ => false,
-    }
-}
-
-/// True in the frames a blinking menu cursor is shown: the cartridge hides it when the
-/// frame counter's low bits are zero (two bits NTSC, one bit PAL).
-fn cursor_shown(s: &Snapshot) -> bool {
-    let mask = match s.region {
-        Region::Ntsc => 3,
-        Region::Pal => 1,
-    };
-    s.frame_counter & mask != 0
 }
 
 /// The first high-score table slot of the game type (A: 0..=2, B: 4..=6).
@@ -312,7 +272,7 @@ pub(crate) mod testing {
     //! buttons, for every screen's tests.
 
     use super::*;
-    use nestris_core::{Buttons, Region};
+    use nestris_core::{Buttons, Region, Resume, Snapshot};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
 
@@ -364,7 +324,7 @@ pub(crate) mod testing {
         let mut g = Game::power_on(Region::Ntsc);
         run(&mut g, 270, Buttons::NONE);
         press(&mut g, Buttons::START);
-        assert_eq!(g.state().game_mode, 1);
+        assert_eq!(g.state().mode(), nestris_core::GameMode::Title);
         g
     }
 
@@ -372,7 +332,7 @@ pub(crate) mod testing {
     pub(crate) fn type_menu() -> Game {
         let mut g = title();
         press(&mut g, Buttons::START);
-        assert_eq!(g.state().game_mode, 2);
+        assert_eq!(g.state().mode(), nestris_core::GameMode::TypeMenu);
         g
     }
 
@@ -383,7 +343,7 @@ pub(crate) mod testing {
             press(&mut g, Buttons::RIGHT);
         }
         press(&mut g, Buttons::START);
-        assert_eq!(g.state().game_mode, 3);
+        assert_eq!(g.state().mode(), nestris_core::GameMode::LevelMenu);
         g
     }
 
@@ -402,7 +362,10 @@ pub(crate) mod testing {
         while g.state().game_mode_state != 2 || g.state().resume != Resume::MainLoop {
             g.step(Buttons::NONE);
         }
-        assert_eq!((g.state().game_mode, g.state().level), (4, level));
+        assert_eq!(
+            (g.state().mode(), g.state().level),
+            (nestris_core::GameMode::Play, level)
+        );
         g
     }
 
@@ -442,7 +405,6 @@ mod tests {
         let view = View {
             hold_estimated: true,
             overlay: Overlay::ConfirmQuit,
-            ..View::default()
         };
         let all = screen(&g, &view, 80, 25).join("\n");
         assert_shows(&all, &[HOLD_NOTICE, "QUIT THIS GAME?", "N: keep playing"]);

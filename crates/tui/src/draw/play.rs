@@ -9,8 +9,7 @@
 //! ```
 
 use nestris_core::tables::{
-    level_display_bcd, HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_CURTAIN,
-    TILE_EMPTY,
+    level_display_bcd, ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_CURTAIN, TILE_EMPTY,
 };
 use nestris_core::Snapshot;
 use ratatui::buffer::Buffer;
@@ -20,7 +19,6 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{bcd_digits, boxed, centred, table_base, tile_cell, DIM, HOT, PALETTES, TEXT, WHITE};
-use crate::anim::ClearAnimation;
 
 /// The foreground colour of a piece tile in the statistics icons.
 fn tile_colour(tile: u8, level: u8) -> Color {
@@ -55,9 +53,9 @@ fn piece_icon(orientation: u8) -> String {
 }
 
 /// Draws the play screen; `paused` hides the field and the preview behind PAUSE.
-pub(super) fn draw(buf: &mut Buffer, s: &Snapshot, clear: &ClearAnimation, at: Rect, paused: bool) {
+pub(super) fn draw(buf: &mut Buffer, s: &Snapshot, at: Rect, paused: bool) {
     draw_left(buf, s, at.x, at.y);
-    draw_middle(buf, s, clear, at.x + 21, at.y, paused);
+    draw_middle(buf, s, at.x + 21, at.y, paused);
     draw_right(buf, s, at.x + 44, at.y, paused);
 }
 
@@ -105,14 +103,7 @@ fn is_banner(tile: u8) -> bool {
 
 /// LINES and the playfield with the piece, the animation, the curtain, the B-type
 /// banner and PAUSE.
-fn draw_middle(
-    buf: &mut Buffer,
-    s: &Snapshot,
-    clear: &ClearAnimation,
-    x: u16,
-    y: u16,
-    paused: bool,
-) {
+fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     let inner = boxed(buf, Rect::new(x, y, 22, 3));
     let lines = format!("LINES-{:X}{:02X}", s.lines[1] & 0x0F, s.lines[0]);
     Paragraph::new(lines)
@@ -132,7 +123,7 @@ fn draw_middle(
         buf.set_string(field.x + 7, field.y + 9, "PAUSE", TEXT);
         return;
     }
-    let board = clear.board(s);
+    let board = s.shown_board().0;
     for row in 0..20u16 {
         for col in 0..10u16 {
             let (text, style) = tile_cell(board[(row * 10 + col) as usize], s.level);
@@ -153,9 +144,9 @@ fn draw_middle(
     }
     // The piece's sprite stays up after every player update until it is hidden or the
     // game has ended.
-    if s.piece != HIDDEN && s.piece < 20 && s.play_state != 0 {
-        let (text, style) = tile_cell(ORIENTATION_TILE[s.piece as usize], s.level);
-        for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize] {
+    if let Some(piece) = s.piece_sprite() {
+        let (text, style) = tile_cell(ORIENTATION_TILE[piece as usize], s.level);
+        for &(dr, dc) in &ORIENTATION_CELLS[piece as usize] {
             let (r, c) = (s.y as i16 + dr as i16, s.x as i16 + dc as i16);
             // Rows -1 and -2 show over the border and LINES, as the sprite does on the NES.
             if (0..10).contains(&c) && (-2..20).contains(&r) {
@@ -215,10 +206,8 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
 
     // Below 30,000 points the closed curtain waits for Start with nothing on screen to
     // say so; the console's players knew, a terminal's may not.
-    let curtain_closed = s.play_state == 10
-        && s.curtain_row == 20
-        && !matches!(s.resume, nestris_core::Resume::Ending(_));
-    let help: &[&str] = if s.game_mode == 5 {
+    let curtain_closed = s.curtain_down() && !matches!(s.resume, nestris_core::Resume::Ending(_));
+    let help: &[&str] = if s.mode() == nestris_core::GameMode::Demo {
         let inner = boxed(buf, Rect::new(x, y + 17, 20, 3));
         centred(buf, inner, inner.y, "DEMO", HOT);
         &["", "", "", "Enter  title", "Esc quit"]
@@ -251,6 +240,7 @@ mod tests {
     use super::super::testing::*;
     use super::super::{View, HEIGHT, WIDTH};
     use super::*;
+    use nestris_core::tables::HIDDEN;
     use nestris_core::{Buttons, Game, Region, Resume};
 
     #[test]
@@ -402,7 +392,7 @@ mod tests {
     fn the_demo_is_labelled() {
         let mut g = Game::power_on(Region::Ntsc);
         let mut frames = 0;
-        while g.state().game_mode != 5 || g.state().game_mode_state != 2 {
+        while g.state().mode() != nestris_core::GameMode::Demo || g.state().game_mode_state != 2 {
             g.step(Buttons::NONE);
             frames += 1;
             assert!(frames < 2000, "no demo");

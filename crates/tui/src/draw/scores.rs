@@ -7,8 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 
 use super::{
-    bcd_digits, centred, centred_box, cursor_shown, footer, name_char, table_base, type_name, HOT,
-    LABEL, TEXT,
+    bcd_digits, centred, centred_box, footer, name_char, table_base, type_name, HOT, LABEL, TEXT,
 };
 
 /// Draws the table of the game type in a box from row `row` of `at` (ten rows); `entry`
@@ -44,7 +43,7 @@ pub(super) fn table(
         };
         buf.set_string(lv_x, y, lv, ink);
         if let Some((_, letter)) = editing {
-            if cursor_shown(s) {
+            if s.cursor_shown() {
                 // An overline on the row below reads as an underline of the letter.
                 buf.set_string(name_x + letter as u16, y + 1, "▔", HOT);
             }
@@ -99,13 +98,16 @@ mod tests {
         }
         g.step(Buttons::START);
         let mut frames = 0;
-        while g.state().render_mode != 2 {
+        while g.state().screen() != nestris_core::Screen::NameEntry {
             let s = g.state();
             // Soft drop to the top-out (Down pressed afresh now and then, since a new
             // piece ignores a Down held over from the last); after the curtain, Start.
-            let b = if s.play_state == 10 && s.curtain_row == 20 && s.held == 0 {
+            let b = if s.phase() == nestris_core::PlayState::Curtain
+                && s.curtain_row == 20
+                && s.held == 0
+            {
                 Buttons::START
-            } else if s.play_state == 10 || frames % 40 == 0 {
+            } else if s.phase() == nestris_core::PlayState::Curtain || frames % 40 == 0 {
                 Buttons::NONE
             } else {
                 Buttons::DOWN
@@ -150,7 +152,7 @@ mod tests {
         // Start ends the entry; the level menu comes back.
         press(&mut g, Buttons::START);
         run(&mut g, 10, Buttons::NONE);
-        assert_eq!(g.state().game_mode, 3);
+        assert_eq!(g.state().mode(), nestris_core::GameMode::LevelMenu);
         assert!(shown(&g).contains("LEVEL"));
     }
 }

@@ -1,0 +1,225 @@
+//! The view (`Snapshot::screen`, `shown_board`, the typed modes, `Game::is_over`): what a
+//! front end draws, read from the state alone.
+
+mod common;
+
+use common::*;
+use nestris_core::{
+    Board, Buttons, FrameEvents, Game, GameMode, PlayState, Region, Screen, Snapshot,
+};
+
+/// A level-19 game whose vertical I, one row above its landing, completes rows 18 and 19
+/// (row 19 is coloured differently, so a board that lost its colours would show).
+fn about_to_clear() -> Snapshot {
+    let mut s = playing(19, I_VERTICAL, 0, 16);
+    fill_row(&mut s, 18, &[0]);
+    fill_row(&mut s, 19, &[0]);
+    for col in 1..10 {
+        set(&mut s, 19, col, 0x7D);
+    }
+    set(&mut s, 17, 4, 0x7C); // falls into row 19 once the two rows are gone
+    s.fall_timer = 100;
+    s
+}
+
+#[test]
+fn the_shown_board_keeps_the_cleared_rows_until_the_animation_blanks_them() {
+    let start = about_to_clear();
+    let mut g = game(start.clone());
+    let mut seen = Vec::new();
+    for _ in 0..120 {
+        let ev = g.step(Buttons::NONE);
+        let s = g.state();
+        let shown = s.shown_board();
+        match s.phase() {
+            PlayState::RowCheck | PlayState::ClearAnimation => {
+                let k = if s.phase() == PlayState::ClearAnimation {
+                    usize::from(s.row_y)
+                } else {
+                    0
+                };
+                for row in [18, 19] {
+                    for col in 0..10 {
+                        let blank = (5 - k..5 + k).contains(&col);
+                        let want = if blank {
+                            EMPTY
+                        } else if col == 0 {
+                            I_TILE
+                        } else if row == 19 {
+                            0x7D
+                        } else {
+                            BLOCK
+                        };
+                        assert_eq!(shown.cell(row, col), want, "row {row} col {col} k {k}");
+                    }
+                }
+                seen.push((s.play_state, s.row_y));
+            }
+            _ => assert_eq!(shown, Board::of(&s.playfield.0), "{:?}", s.phase()),
+        }
+        if ev.has(FrameEvents::SPAWNED) {
+            break;
+        }
+    }
+    assert!(seen.contains(&(4, 4)), "{seen:?}");
+    // After it, the screen is RAM again: the block of row 17 sits in row 19.
+    assert_eq!(g.state().shown_board().cell(19, 4), 0x7C);
+    assert_eq!(
+        g.state().pre_clear,
+        Board::EMPTY,
+        "nothing kept after the clear"
+    );
+}
+
+/// The tile of the I piece.
+const I_TILE: u8 = 0x7B;
+
+#[test]
+fn a_game_cloned_mid_clear_shows_what_the_original_shows() {
+    let mut g = game(about_to_clear());
+    // Into the animation, where RAM and the picture disagree the most.
+    while g.state().phase() != PlayState::ClearAnimation || g.state().row_y < 2 {
+        g.step(Buttons::NONE);
+    }
+    assert_ne!(
+        g.state().shown_board(),
+        Board::of(&g.state().playfield.0),
+        "the picture is not RAM here"
+    );
+    let mut copy = g.clone();
+    for _ in 0..40 {
+        assert_eq!(copy.state().shown_board(), g.state().shown_board());
+        g.step(Buttons::NONE);
+        copy.step(Buttons::NONE);
+    }
+    // Through the save-state bytes as well (layout and timing block).
+    let mut g = game(about_to_clear());
+    while g.state().phase() != PlayState::ClearAnimation {
+        g.step(Buttons::NONE);
+    }
+    let s = g.snapshot();
+    let mut back = Snapshot::decode(&s.encode()).unwrap();
+    back.decode_timing(&s.encode_timing()).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.shown_board(), s.shown_board());
+}
+
+#[test]
+fn an_older_timing_block_shows_the_ram_board_during_a_clear() {
+    let mut g = game(about_to_clear());
+    while g.state().phase() != PlayState::ClearAnimation {
+        g.step(Buttons::NONE);
+    }
+    let s = g.snapshot();
+    let mut block = s.encode_timing().to_vec();
+    block.truncate(nestris_core::encode::timing_len(3).unwrap());
+    block[0] = 3;
+    let mut back = Snapshot::decode(&s.encode()).unwrap();
+    back.decode_timing(&block).unwrap();
+    // The board before the clear is lost with such a block: RAM is what is left.
+    assert_eq!(back.pre_clear, Board::of(&s.playfield.0));
+    assert_eq!(
+        Game::from_snapshot(back.clone()).unwrap().snapshot(),
+        back,
+        "valid"
+    );
+    // A block of no known version is refused.
+    block[0] = 9;
+    assert!(back.decode_timing(&block).is_err());
+}
+
+#[test]
+fn modes_and_states_read_as_their_bytes() {
+    for b in 0..=6 {
+        assert_eq!(GameMode::from_byte(b).unwrap().byte(), b);
+    }
+    assert_eq!(GameMode::from_byte(7), None);
+    for b in 0..=11 {
+        assert_eq!(PlayState::from_byte(b).unwrap().byte(), b);
+    }
+    assert_eq!(PlayState::from_byte(12), None);
+    let s = playing(0, T, 5, 5);
+    assert_eq!((s.mode(), s.phase()), (GameMode::Play, PlayState::Control));
+    assert!(s.piece_in_control() && s.in_game() && !s.paused());
+}
+
+#[test]
+fn the_screens_from_power_on_to_a_game() {
+    let mut g = Game::power_on(Region::Ntsc);
+    assert_eq!(g.state().screen(), Screen::Off, "the reset");
+    let mut order = vec![Screen::Off];
+    // Start on every screen that takes it, until the game's play screen is up.
+    for f in 0..4000 {
+        let press = f % 20 == 0 && g.state().mode() != GameMode::Legal;
+        g.step(if press { Buttons::START } else { Buttons::NONE });
+        let screen = g.state().screen();
+        if order.last() != Some(&screen) {
+            order.push(screen);
+        }
+        if screen == (Screen::Play { paused: false }) && g.state().in_game() {
+            break;
+        }
+    }
+    let shown: Vec<Screen> = order.into_iter().filter(|&s| s != Screen::Off).collect();
+    assert_eq!(
+        shown,
+        [
+            Screen::Legal,
+            Screen::Title,
+            Screen::TypeMenu,
+            Screen::LevelMenu,
+            Screen::Play { paused: false },
+        ]
+    );
+    let s = g.state();
+    assert!(
+        !g.is_over(),
+        "{:?} {:?} {:?}",
+        s.phase(),
+        s.resume,
+        s.game_mode_state
+    );
+    // Start pauses it.
+    for _ in 0..5 {
+        g.step(Buttons::NONE);
+    }
+    g.step(Buttons::START);
+    g.step(Buttons::NONE);
+    assert!(g.state().paused());
+    assert_eq!(g.state().screen(), Screen::Play { paused: true });
+}
+
+#[test]
+fn a_top_out_is_the_end_of_the_game() {
+    let mut s = playing(18, T, 5, 0);
+    for row in 0..20 {
+        fill_row(&mut s, row, &[row % 10]);
+    }
+    let mut g = game(s);
+    assert!(!g.is_over());
+    run_until(
+        &mut g,
+        10,
+        |_| Buttons::NONE,
+        |ev, _| ev.has(FrameEvents::TOPPED_OUT),
+    );
+    assert!(g.is_over() && g.state().topped_out());
+    assert!(!g.state().awaiting_start());
+    run_until(&mut g, 200, |_| Buttons::NONE, |_, s| s.curtain_down());
+    assert!(g.state().awaiting_start());
+}
+
+#[test]
+fn a_crash_that_takes_the_game_ends_it() {
+    // Level 160: the score frame's interrupt breaks the dispatch into a halt.
+    let mut g = capped_score_frame(160, nestris_core::CrashMode::Cartridge);
+    for _ in 0..3 {
+        g.step(Buttons::NONE);
+    }
+    assert!(g.halted() && g.is_over());
+    let mut g = capped_score_frame(160, nestris_core::CrashMode::Show);
+    for _ in 0..3 {
+        g.step(Buttons::NONE);
+    }
+    assert!(g.crashed().is_some() && !g.is_over(), "shown and played on");
+}
