@@ -47,7 +47,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod timing;
-mod view;
+pub mod view;
 
 pub use buttons::Buttons;
 pub use crash::{Crash, CrashMode};

@@ -364,6 +364,59 @@ impl Game {
     }
 }
 
+/// The label of a game type byte as the screens print it: "A-TYPE" (0) or "B-TYPE".
+pub const fn type_name(game_type: u8) -> &'static str {
+    if game_type == 0 {
+        "A-TYPE"
+    } else {
+        "B-TYPE"
+    }
+}
+
+/// The first slot of a game type's three in the high-score table (A: 0..=2, B: 4..=6;
+/// slots 3 and 7 are the cartridge's unused fourth rows).
+pub const fn high_score_base(game_type: u8) -> usize {
+    if game_type == 0 {
+        0
+    } else {
+        4
+    }
+}
+
+/// A high-score name letter: 0 blank, 1-26 A-Z, 27-36 0-9, then `-.,/!?`; anything else
+/// blank.
+pub const fn name_char(code: u8) -> char {
+    match code {
+        1..=26 => (b'A' + code - 1) as char,
+        27..=36 => (b'0' + code - 27) as char,
+        37 => '-',
+        38 => '.',
+        39 => ',',
+        40 => '/',
+        41 => '!',
+        42 => '?',
+        _ => ' ',
+    }
+}
+
+impl Snapshot {
+    /// The best score in the high-score table for this game's type (TOP on the play
+    /// screen), BCD, most significant byte first.
+    #[inline]
+    pub fn top_score(&self) -> [u8; 3] {
+        self.flow.high_scores.scores[high_score_base(self.game_type)]
+    }
+
+    /// In name entry: the table slot being named and the letter (0..=5) being edited.
+    #[inline]
+    pub fn name_entry(&self) -> (usize, usize) {
+        (
+            usize::from(self.flow.entry_slot & 7),
+            usize::from(self.flow.entry_letter.min(5)),
+        )
+    }
+}
+
 /// True while the cartridge has the picture off: the reset, and the first three waits of
 /// every screen's setup, when it uploads the new screen.
 fn picture_off(r: Resume) -> bool {

@@ -138,6 +138,14 @@ fn modes_and_states_read_as_their_bytes() {
         assert_eq!(PlayState::from_byte(b).unwrap().byte(), b);
     }
     assert_eq!(PlayState::from_byte(12), None);
+    use nestris_core::view::{high_score_base, name_char, type_name};
+    let letters: String = [1, 26, 27, 36, 37, 42, 0, 43]
+        .map(name_char)
+        .iter()
+        .collect();
+    assert_eq!(letters, "AZ09-?  ");
+    assert_eq!((type_name(0), type_name(1)), ("A-TYPE", "B-TYPE"));
+    assert_eq!((high_score_base(0), high_score_base(1)), (0, 4));
     let s = playing(0, T, 5, 5);
     assert_eq!((s.mode(), s.phase()), (GameMode::Play, PlayState::Control));
     assert!(s.piece_in_control() && s.in_game() && !s.paused());

@@ -166,22 +166,6 @@ pub fn bcd_digits(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// A high-score name letter code as a character: 0 blank, 1-26 A-Z, 27-36 0-9, then
-/// symbols; 43 is the blank the core pads the default names with.
-pub fn name_char(code: u8) -> char {
-    match code {
-        1..=26 => (b'A' + code - 1) as char,
-        27..=36 => (b'0' + code - 27) as char,
-        37 => '-',
-        38 => '.',
-        39 => ',',
-        40 => '/',
-        41 => '!',
-        42 => '?',
-        _ => ' ',
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,12 +193,7 @@ mod tests {
     }
 
     #[test]
-    fn digits_and_names() {
+    fn bcd_bytes_as_digits() {
         assert_eq!(bcd_digits(&[0x01, 0x23, 0x4A]), "01234A");
-        assert_eq!(name_char(1), 'A');
-        assert_eq!(name_char(26), 'Z');
-        assert_eq!(name_char(27), '0');
-        assert_eq!(name_char(37), '-');
-        assert_eq!(name_char(0), ' ');
     }
 }

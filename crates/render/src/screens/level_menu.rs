@@ -13,7 +13,14 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
     layout::backdrop(f);
     layout::framed_box(f, 11, 1, 10, 3);
     let label = palette::rgb(palette::LABEL[1]);
-    layout::text_centred(f, 96, 64, 16, super::type_name(s.game_type), label);
+    layout::text_centred(
+        f,
+        96,
+        64,
+        16,
+        nestris_core::view::type_name(s.game_type),
+        label,
+    );
 
     let b_type = s.game_type != 0;
     // `originalY` is a scratch byte outside the menu; only B-type reads it as the field.

@@ -29,21 +29,3 @@ pub(crate) fn draw(s: &Snapshot, f: &mut Frame) {
         Screen::Play { paused } => play::draw(f, s, &s.shown_board().0, paused),
     }
 }
-
-/// The first high-score table slot of the game type (A: 0..=2, B: 4..=6).
-fn table_base(game_type: u8) -> usize {
-    if game_type == 0 {
-        0
-    } else {
-        4
-    }
-}
-
-/// "A-TYPE" or "B-TYPE".
-fn type_name(game_type: u8) -> &'static str {
-    if game_type == 0 {
-        "A-TYPE"
-    } else {
-        "B-TYPE"
-    }
-}

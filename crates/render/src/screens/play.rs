@@ -29,7 +29,14 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool)
     layout::backdrop(f);
 
     layout::framed_box(f, 1, 2, 10, 3);
-    layout::text_centred(f, 16, 64, 24, super::type_name(s.game_type), white);
+    layout::text_centred(
+        f,
+        16,
+        64,
+        24,
+        nestris_core::view::type_name(s.game_type),
+        white,
+    );
     layout::text(f, 1, 7, "STATISTICS", palette::LABEL);
     layout::framed_box(f, 1, 8, 10, 19);
     for (t, count) in s.stats.iter().enumerate() {
@@ -52,7 +59,7 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool)
     }
 
     layout::framed_box(f, 23, 2, 8, 7);
-    let top = &s.flow.high_scores.scores[super::table_base(s.game_type)];
+    let top = &s.top_score();
     font::draw_text(f, 192, 24, "TOP", label);
     font::draw_text(f, 192, 32, &bcd_digits(top), white);
     font::draw_text(f, 192, 48, "SCORE", label);

@@ -3,11 +3,12 @@
 
 use nestris_core::Snapshot;
 
-use crate::font::{self, bcd_digits, name_char};
+use crate::font::{self, bcd_digits};
 use crate::frame::Frame;
 use crate::layout::{self, CELL};
 use crate::palette;
 use crate::tiles;
+use nestris_core::view::name_char;
 
 /// Draws the table of the game type in a box from cell row `row`; `entry` marks the row
 /// being named and the letter being edited.
@@ -21,7 +22,7 @@ pub(super) fn table(f: &mut Frame, s: &Snapshot, row: i32, entry: Option<(usize,
     font::draw_text(f, 16 * CELL, head, "SCORE", label);
     font::draw_text(f, 24 * CELL, head, "LV", label);
     let hs = &s.flow.high_scores;
-    let base = super::table_base(s.game_type);
+    let base = nestris_core::view::high_score_base(s.game_type);
     for i in 0..3 {
         let slot = base + i;
         let y = (row + 4 + 2 * i as i32) * CELL;
@@ -67,9 +68,15 @@ pub(super) fn draw_name_entry(f: &mut Frame, s: &Snapshot) {
     );
     layout::text_centred(f, x0, w, 48, "ENTER YOUR NAME", white);
     layout::framed_box(f, 11, 10, 10, 3);
-    layout::text_centred(f, 96, 64, 88, super::type_name(s.game_type), label);
-    let slot = usize::from(s.flow.entry_slot & 7);
-    let letter = usize::from(s.flow.entry_letter.min(5));
+    layout::text_centred(
+        f,
+        96,
+        64,
+        88,
+        nestris_core::view::type_name(s.game_type),
+        label,
+    );
+    let (slot, letter) = s.name_entry();
     table(f, s, 14, Some((slot, letter)));
     layout::framed_box(f, 6, 25, 20, 4);
     layout::text_centred(f, 56, 144, 26 * CELL, "UP/DOWN: LETTER", white);

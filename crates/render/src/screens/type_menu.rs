@@ -19,7 +19,13 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
     layout::framed_box(f, 3, 6, 26, 5);
     for (t, col) in [(0u8, 7), (1, 19)] {
         let ink = if s.game_type == t { chosen } else { white };
-        crate::font::draw_text(f, col * CELL, 8 * CELL, super::type_name(t), ink);
+        crate::font::draw_text(
+            f,
+            col * CELL,
+            8 * CELL,
+            nestris_core::view::type_name(t),
+            ink,
+        );
         if s.game_type == t {
             arrows(f, s, col - 2, col + 7, 8);
         }

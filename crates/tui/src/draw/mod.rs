@@ -11,6 +11,7 @@ mod menus;
 mod play;
 mod scores;
 
+use nestris_core::view::{high_score_base, name_char, type_name};
 use nestris_core::{Game, Screen};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -124,24 +125,6 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The first high-score table slot of the game type (A: 0..=2, B: 4..=6).
-fn table_base(game_type: u8) -> usize {
-    if game_type == 0 {
-        0
-    } else {
-        4
-    }
-}
-
-/// "A-TYPE" or "B-TYPE".
-fn type_name(game_type: u8) -> &'static str {
-    if game_type == 0 {
-        "A-TYPE"
-    } else {
-        "B-TYPE"
-    }
-}
-
 /// A BCD nibble as a digit (A-F for the values the cartridge can still hold).
 fn digit(n: u8) -> char {
     char::from_digit(u32::from(n & 0x0F), 16)
@@ -155,22 +138,6 @@ fn bcd_digits(bytes: &[u8]) -> String {
         .iter()
         .flat_map(|&b| [digit(b >> 4), digit(b)])
         .collect()
-}
-
-/// A high-score name letter: 0 blank, 1-26 A-Z, 27-36 0-9, then `-.,/!?`; anything
-/// else (43 is the blank the default names are padded with) shows blank.
-fn name_char(code: u8) -> char {
-    match code {
-        1..=26 => (b'A' + code - 1) as char,
-        27..=36 => (b'0' + code - 27) as char,
-        37 => '-',
-        38 => '.',
-        39 => ',',
-        40 => '/',
-        41 => '!',
-        42 => '?',
-        _ => ' ',
-    }
 }
 
 /// The two characters and style of one playfield tile at `level`.

@@ -18,7 +18,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{bcd_digits, boxed, centred, table_base, tile_cell, DIM, HOT, PALETTES, TEXT, WHITE};
+use super::{bcd_digits, boxed, centred, tile_cell, DIM, HOT, PALETTES, TEXT, WHITE};
 
 /// The foreground colour of a piece tile in the statistics icons.
 fn tile_colour(tile: u8, level: u8) -> Color {
@@ -161,7 +161,7 @@ fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
 fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     let inner = boxed(buf, Rect::new(x, y, 20, 7));
     // TOP is the best of the high-score table for this game type, as on the cartridge.
-    let top = bcd_digits(&s.flow.high_scores.scores[table_base(s.game_type)]);
+    let top = bcd_digits(&s.top_score());
     let score = bcd_digits(&[s.score[2], s.score[1], s.score[0]]);
     Paragraph::new(vec![
         Line::from("TOP"),

@@ -7,7 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 
 use super::{
-    bcd_digits, centred, centred_box, footer, name_char, table_base, type_name, HOT, LABEL, TEXT,
+    bcd_digits, centred, centred_box, footer, high_score_base, name_char, type_name, HOT, LABEL,
+    TEXT,
 };
 
 /// Draws the table of the game type in a box from row `row` of `at` (ten rows); `entry`
@@ -25,7 +26,7 @@ pub(super) fn table(
     buf.set_string(score_x, inner.y, "SCORE", LABEL);
     buf.set_string(lv_x, inner.y, "LV", LABEL);
     let hs = &s.flow.high_scores;
-    let base = table_base(s.game_type);
+    let base = high_score_base(s.game_type);
     for i in 0..3 {
         let slot = base + i;
         let y = inner.y + 2 + 2 * i as u16;
@@ -64,8 +65,7 @@ pub(super) fn draw_name_entry(buf: &mut Buffer, s: &Snapshot, at: Rect) {
     centred(buf, inner, inner.y + 1, "ENTER YOUR NAME", TEXT);
     let inner = centred_box(buf, at, 5, 12, 3);
     centred(buf, inner, inner.y, type_name(s.game_type), LABEL);
-    let slot = usize::from(s.flow.entry_slot & 7);
-    let letter = usize::from(s.flow.entry_letter.min(5));
+    let (slot, letter) = s.name_entry();
     table(buf, s, at, 9, Some((slot, letter)));
     let inner = centred_box(buf, at, 19, 42, 4);
     centred(
