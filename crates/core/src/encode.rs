@@ -376,9 +376,8 @@ impl Snapshot {
             audio: crate::timing::recorded_audio(),
             crash_mode: crate::CrashMode::default(),
             crash: None,
-            pre_clear: crate::Board::EMPTY,
+            cleared: crate::view::Cleared::default(),
         };
-        s.pre_clear = s.derived_pre_clear();
         s.clock.known = s.region.cycles_counted();
         s.validate()?;
         Ok(s)
@@ -394,8 +393,8 @@ impl Snapshot {
     /// clock, the crash mode and the sound engine's page ($0680-$06FF). Byte 4 holds the
     /// clock's flags (bits 0-3 and 7), the crash mode's code (bits 4-5, `Cartridge` = 0) and
     /// whether the game crashed (bit 6); bytes 135.. the player update's cut, if one is
-    /// pending; byte 152 how the game crashed ([`Crash::code`]); bytes 153.. the board a
-    /// line clear shows ([`Snapshot::pre_clear`], version 4). With
+    /// pending; byte 152 how the game crashed ([`Crash::code`]); bytes 153.. the rows a line
+    /// clear removed that the picture still shows ([`Snapshot::cleared`], version 4). With
     /// [`Snapshot::encode`] it is the whole state: a game restored from both runs on exactly
     /// as the original.
     pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
@@ -419,7 +418,13 @@ impl Snapshot {
             out[135..135 + PLAYER_CUT_LEN].copy_from_slice(&player_cut_bytes(&cut));
         }
         out[CRASH_AT] = self.crash.map_or(0, Crash::code);
-        out[CRASH_AT + 1..].copy_from_slice(&self.pre_clear.0);
+        let c = &self.cleared;
+        out[CRASH_AT + 1] = c.count;
+        out[CRASH_AT + 2..CRASH_AT + 6].copy_from_slice(&c.rows);
+        for (i, lost) in c.lost.iter().enumerate() {
+            let at = CRASH_AT + 6 + 10 * i;
+            out[at..at + 10].copy_from_slice(lost);
+        }
         out
     }
 
@@ -463,14 +468,23 @@ impl Snapshot {
                 })?,
             )
         };
-        self.pre_clear = match bytes.get(CRASH_AT + 1..) {
-            Some(board) if version >= 4 => {
-                let mut b = crate::Board::EMPTY;
-                b.0.copy_from_slice(board);
-                b
+        // Before version 4 the removed rows were not kept: a clear shows the RAM's board.
+        self.cleared = crate::view::Cleared::default();
+        if version >= 4 {
+            let b = &bytes[CRASH_AT + 1..];
+            if b[0] > 4 {
+                return Err(SnapshotError::OutOfRange {
+                    field: "cleared rows",
+                    value: b[0],
+                });
             }
-            _ => self.derived_pre_clear(),
-        };
+            let c = &mut self.cleared;
+            c.count = b[0];
+            c.rows.copy_from_slice(&b[1..5]);
+            for (i, lost) in c.lost.iter_mut().enumerate() {
+                lost.copy_from_slice(&b[5 + 10 * i..15 + 10 * i]);
+            }
+        }
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..135]);
         self.audio = crate::audio::Audio::from_page(&page);
@@ -563,7 +577,10 @@ pub const TIMING_VERSION: u8 = 4;
 const CRASH_AT: usize = 7 + 128 + PLAYER_CUT_LEN;
 
 /// Length of the timing block in bytes.
-pub const TIMING_LEN: usize = CRASH_AT + 1 + 200;
+pub const TIMING_LEN: usize = CRASH_AT + 1 + CLEARED_LEN;
+
+/// Length of [`Snapshot::cleared`] in the timing block: the count, four rows, 4 x 10 bytes.
+const CLEARED_LEN: usize = 1 + 4 + 40;
 
 /// Length of a timing block of `version` (2, 3 or 4), if the version is one: version 2 had
 /// no crash byte, version 3 no board.

@@ -183,7 +183,7 @@ impl Game {
             audio: crate::timing::recorded_audio(),
             crash_mode: setup.crash_mode,
             crash: None,
-            pre_clear: crate::Board::EMPTY,
+            cleared: crate::view::Cleared::default(),
         };
         if setup.crash_mode == crate::CrashMode::Off || !setup.region.cycles_counted() {
             // No cycle accounting at all: nothing placed, so no lag frame and no crash.
@@ -594,7 +594,7 @@ impl Game {
                 if (s.row_y.wrapping_sub(5) as i8) >= 0 {
                     s.play_state = s.play_state.wrapping_add(1);
                     // The picture is redrawn from RAM from here on.
-                    s.pre_clear = crate::Board::EMPTY;
+                    s.cleared = crate::view::Cleared::default();
                 }
             }
             s.vram_row = 0;
@@ -944,7 +944,7 @@ impl Game {
         // A crash shown in the last game is not this one's.
         s.crash = None;
         s.playfield = Playfield::empty();
-        s.pre_clear = crate::Board::EMPTY;
+        s.cleared = crate::view::Cleared::default();
         s.stats = [[0; 2]; 7];
         s.x = 5;
         s.y = 0;

@@ -91,7 +91,7 @@ impl Game {
             audio: crate::audio::Audio::CLEARED,
             crash_mode: crate::CrashMode::Cartridge,
             crash: None,
-            pre_clear: crate::Board::EMPTY,
+            cleared: crate::view::Cleared::default(),
         };
         Game { s }
     }

@@ -356,10 +356,8 @@ impl Game {
             s.completed_row[li] = 0;
             c += cy::row_incomplete(col);
         } else {
-            if s.completed_lines == 0 {
-                // The picture keeps the board the lock left until the animation is over.
-                s.pre_clear = crate::Board::of(&s.playfield.0);
-            }
+            // The picture keeps the row until the animation is over.
+            s.cleared.push(&s.playfield, row);
             s.completed_lines = s.completed_lines.wrapping_add(1);
             s.completed_row[li] = row;
             s.playfield.shift_down_from(row);

@@ -51,13 +51,34 @@ impl Playfield {
     /// whole page moves down (the last ten bytes fall off into page 5).
     #[inline]
     pub fn shift_down_from(&mut self, row: u8) {
-        let end = (row as usize * 10).wrapping_sub(1) as u8 as usize; // index 255 for row 0
-                                                                      // copy_within handles the overlap like the cartridge's top-down loop.
-        let count = end + 1;
-        let dest_end = (count + 10).min(256);
-        let n = dest_end - 10;
+        let n = Self::shifted_len(row);
+        // copy_within handles the overlap like the cartridge's top-down loop.
         self.0.copy_within(0..n, 10);
         self.0[..10].fill(TILE_EMPTY);
+    }
+
+    /// How many bytes from the page's start [`Playfield::shift_down_from`] moves for `row`.
+    #[inline]
+    fn shifted_len(row: u8) -> usize {
+        let end = (row as usize * 10).wrapping_sub(1) as u8 as usize; // index 255 for row 0
+        (end + 1 + 10).min(256) - 10
+    }
+
+    /// The ten bytes [`Playfield::shift_down_from`] overwrites for `row` (the removed row;
+    /// for row 0, the page's last ten bytes).
+    #[inline]
+    pub(crate) fn lost_by_shift(&self, row: u8) -> [u8; 10] {
+        let n = Self::shifted_len(row);
+        let mut lost = [0; 10];
+        lost.copy_from_slice(&self.0[n..n + 10]);
+        lost
+    }
+
+    /// Undoes [`Playfield::shift_down_from`] for `row`, given what it overwrote.
+    pub(crate) fn unshift(&mut self, row: u8, lost: &[u8; 10]) {
+        let n = Self::shifted_len(row);
+        self.0.copy_within(10..n + 10, 0);
+        self.0[n..n + 10].copy_from_slice(lost);
     }
 }
 

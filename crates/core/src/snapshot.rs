@@ -117,13 +117,12 @@ pub struct Snapshot {
     /// How the cartridge crashed in this game, if it did (see [`crate::Game::crashed`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub crash: Option<crate::Crash>,
-    /// The visible playfield as the lock left it, kept from the first completed row the
-    /// row check finds until the line-clear animation ends (empty tiles otherwise). The
-    /// cartridge keeps this board only in its picture memory, while RAM already lost the
-    /// rows; it is what [`Snapshot::shown_board`] draws, so that a cloned `Game` shows
-    /// what the original shows.
+    /// The rows the row check removed from RAM, kept until the line-clear animation ends
+    /// (none otherwise). The cartridge keeps them only in its picture memory; with them
+    /// [`Snapshot::shown_board`] draws the board the lock left, so that a cloned `Game`
+    /// shows what the original shows.
     #[cfg_attr(feature = "serde", serde(default))]
-    pub pre_clear: crate::Board,
+    pub cleared: crate::view::Cleared,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

@@ -189,6 +189,41 @@ impl core::fmt::Debug for Board {
     }
 }
 
+/// The rows the row check has removed from RAM while the picture still shows them (the
+/// cartridge keeps them only in its picture memory): enough to rebuild the board the lock
+/// left, which the screen shows until the line-clear animation ends.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Cleared {
+    /// Rows removed so far (0..=4).
+    pub count: u8,
+    /// Their row numbers, in the order removed.
+    pub rows: [u8; 4],
+    /// For each, the ten bytes the removal overwrote (the row itself; for row 0, the
+    /// page's last ten bytes, since that removal moves the whole page).
+    pub lost: [[u8; 10]; 4],
+}
+
+impl Cleared {
+    /// Notes that `row` is about to be removed from `page`.
+    #[inline]
+    pub(crate) fn push(&mut self, page: &crate::Playfield, row: u8) {
+        let i = usize::from(self.count & 3);
+        self.rows[i] = row;
+        self.lost[i] = page.lost_by_shift(row);
+        self.count = self.count.wrapping_add(1).min(4);
+    }
+
+    /// The page before the removals noted, from the page after them.
+    fn undo(&self, page: &crate::Playfield) -> crate::Playfield {
+        let mut p = page.clone();
+        for i in (0..usize::from(self.count.min(4))).rev() {
+            p.unshift(self.rows[i], &self.lost[i]);
+        }
+        p
+    }
+}
+
 impl Snapshot {
     /// `gameMode` as a type. (A validated state holds one of the seven; anything else
     /// reads as the demo's start, the last of them.)
@@ -313,7 +348,7 @@ impl Snapshot {
         if !self.clearing_shown() {
             return Board::of(&self.playfield.0);
         }
-        let mut b = self.pre_clear;
+        let mut b = Board::of(&self.cleared.undo(&self.playfield).0);
         if self.phase() == PlayState::ClearAnimation {
             let k = usize::from(self.row_y.min(5));
             for &row in self.completed_row.iter().filter(|&&r| r != 0 && r < 20) {
@@ -324,8 +359,9 @@ impl Snapshot {
         b
     }
 
-    /// True while the screen shows [`Snapshot::pre_clear`] rather than the playfield: in
-    /// a play mode, during the row check (once a row was found) and the animation.
+    /// True while the screen shows the board before the rows noted in
+    /// [`Snapshot::cleared`] were removed: in a play mode, during the row check (once a
+    /// row was found) and the animation.
     #[inline]
     fn clearing_shown(&self) -> bool {
         matches!(
@@ -333,17 +369,6 @@ impl Snapshot {
             PlayState::RowCheck | PlayState::ClearAnimation
         ) && self.completed_lines != 0
             && self.playing_mode()
-    }
-
-    /// The value [`Snapshot::pre_clear`] has in a state built without its history (a
-    /// trace header, an encoding without the timing block): the playfield while a clear
-    /// is shown, which is the board before it unless rows were already removed.
-    pub fn derived_pre_clear(&self) -> Board {
-        if self.clearing_shown() {
-            Board::of(&self.playfield.0)
-        } else {
-            Board::EMPTY
-        }
     }
 }
 

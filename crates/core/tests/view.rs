@@ -65,8 +65,8 @@ fn the_shown_board_keeps_the_cleared_rows_until_the_animation_blanks_them() {
     // After it, the screen is RAM again: the block of row 17 sits in row 19.
     assert_eq!(g.state().shown_board().cell(19, 4), 0x7C);
     assert_eq!(
-        g.state().pre_clear,
-        Board::EMPTY,
+        g.state().cleared,
+        nestris_core::view::Cleared::default(),
         "nothing kept after the clear"
     );
 }
@@ -116,8 +116,9 @@ fn an_older_timing_block_shows_the_ram_board_during_a_clear() {
     block[0] = 3;
     let mut back = Snapshot::decode(&s.encode()).unwrap();
     back.decode_timing(&block).unwrap();
-    // The board before the clear is lost with such a block: RAM is what is left.
-    assert_eq!(back.pre_clear, Board::of(&s.playfield.0));
+    // The rows removed are lost with such a block: RAM is what is left to show.
+    assert_eq!(back.shown_board(), Board::of(&s.playfield.0));
+    assert_ne!(s.shown_board(), back.shown_board());
     assert_eq!(
         Game::from_snapshot(back.clone()).unwrap().snapshot(),
         back,
@@ -230,4 +231,48 @@ fn a_crash_that_takes_the_game_ends_it() {
         g.step(Buttons::NONE);
     }
     assert!(g.crashed().is_some() && !g.is_over(), "shown and played on");
+}
+
+proptest::proptest! {
+    /// From any page and any piece row, the screen shows the board as the row check found
+    /// it, blanked by the animation: rows removed at row 0 (which moves the whole page)
+    /// and at row 20 included.
+    #[test]
+    fn the_shown_board_is_the_board_the_row_check_found(
+        page in proptest::collection::vec(proptest::sample::select(vec![EMPTY, 0x7B, 0x7C, 0x7D]), 256),
+        full in proptest::collection::vec(proptest::bool::ANY, 21),
+        y in 0u8..20,
+    ) {
+        let mut s = playing(18, T, 5, y);
+        s.playfield.0.copy_from_slice(&page);
+        for (row, &f) in full.iter().enumerate() {
+            if f {
+                s.playfield.0[row * 10..row * 10 + 10].fill(0x7B);
+            }
+        }
+        s.piece = 19;
+        s.play_state = 3;
+        s.line_index = 0;
+        s.completed_lines = 0;
+        let found = s.playfield.clone();
+        let mut g = game(s);
+        for _ in 0..60 {
+            g.step(Buttons::NONE);
+            let s = g.state();
+            if !matches!(s.phase(), PlayState::RowCheck | PlayState::ClearAnimation) {
+                break;
+            }
+            if s.completed_lines == 0 {
+                continue;
+            }
+            let mut want = Board::of(&found.0);
+            if s.phase() == PlayState::ClearAnimation {
+                let k = usize::from(s.row_y);
+                for &r in s.completed_row.iter().filter(|&&r| r != 0 && r < 20) {
+                    want.0[usize::from(r) * 10 + 5 - k..usize::from(r) * 10 + 5 + k].fill(EMPTY);
+                }
+            }
+            proptest::prop_assert_eq!(s.shown_board(), want);
+        }
+    }
 }

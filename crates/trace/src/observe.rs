@@ -136,7 +136,7 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         *st = [ram[0x3F0 + 2 * i], ram[0x3F1 + 2 * i]];
     }
     let p = 0x60; // the player-1 block
-    let mut snapshot = Snapshot {
+    let snapshot = Snapshot {
         region,
         resume,
         game_mode: ram[0xC0],
@@ -185,9 +185,8 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         ),
         crash_mode: nestris_core::CrashMode::Cartridge,
         crash: None,
-        pre_clear: nestris_core::Board::EMPTY,
+        // The picture memory is not in the header: a clear begun shows the RAM's board.
+        cleared: nestris_core::view::Cleared::default(),
     };
-    // The picture memory is not in the header: the board of a clear begun is the RAM's.
-    snapshot.pre_clear = snapshot.derived_pre_clear();
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }
