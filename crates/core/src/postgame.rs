@@ -40,15 +40,6 @@ impl Region {
             Region::Pal => [0x66, 0x33, 0x01],
         }
     }
-
-    /// `MENU_CURSOR_MASK`.
-    #[allow(dead_code)]
-    pub(crate) const fn menu_cursor_mask(self) -> u8 {
-        match self {
-            Region::Ntsc => 3,
-            Region::Pal => 1,
-        }
-    }
 }
 
 impl Game {

@@ -62,6 +62,16 @@ impl Region {
         }
     }
 
+    /// `MENU_CURSOR_MASK`: the frame counter's bits that, all zero, hide a blinking menu
+    /// cursor (NTSC one frame in four, PAL one in two).
+    #[inline]
+    pub const fn menu_cursor_mask(self) -> u16 {
+        match self {
+            Region::Ntsc => 3,
+            Region::Pal => 1,
+        }
+    }
+
     /// Whether the engine counts the CPU's cycles in this build (lag frames, stalls, crashes).
     /// Only NTSC's: PAL's frame is 341 × 312 dots at 3.2 dots a cycle (33,247.5 cycles) and
     /// its cartridge's code differs in places, with no recording to check a model against,

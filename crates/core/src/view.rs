@@ -8,7 +8,7 @@
 
 use crate::flow::{EndingStep, Resume};
 use crate::tables::TILE_EMPTY;
-use crate::{Game, Region, Snapshot};
+use crate::{Game, Snapshot};
 
 /// `gameMode`: which of the cartridge's screens' code runs.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -328,14 +328,10 @@ impl Snapshot {
     }
 
     /// True in the frames a blinking menu cursor is shown: the cartridge hides it when the
-    /// frame counter's low bits are zero (`MENU_CURSOR_MASK`: two bits NTSC, one bit PAL).
+    /// frame counter's low bits are zero ([`crate::Region::menu_cursor_mask`]).
     #[inline]
     pub fn cursor_shown(&self) -> bool {
-        let mask = match self.region {
-            Region::Ntsc => 3,
-            Region::Pal => 1,
-        };
-        self.frame_counter & mask != 0
+        self.frame_counter & self.region.menu_cursor_mask() != 0
     }
 
     /// The 200 cells of the playfield as the screen shows them in this frame.
