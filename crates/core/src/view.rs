@@ -453,17 +453,3 @@ fn picture_off(r: Resume) -> bool {
         _ => false,
     }
 }
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for Board {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::playfield::serialize_bytes(&self.0, s)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Board {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Board, D::Error> {
-        crate::playfield::deserialize_bytes(d).map(Board)
-    }
-}
