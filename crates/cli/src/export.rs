@@ -26,7 +26,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if !args.fm2 && !args.nestris {
         bail!("choose a format: --fm2 or --nestris");
     }
-    let mut replay = crate::replay::load(&args.input)?;
+    let mut replay = nestris_replay::Replay::load(&args.input)?;
     if args.nestris {
         replay.seal();
         let out = args

@@ -17,7 +17,7 @@ pub fn autopilot(
         let s = game.state();
         if !s.in_game() {
             plan.clear();
-            return nestris_tui::quick::buttons(s, level);
+            return nestris_core::quick::buttons(s, level);
         }
         if s.awaiting_start() {
             // A fresh press every other frame.

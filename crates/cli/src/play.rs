@@ -91,12 +91,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             anyhow::bail!("--quick takes a level from 0 to 19");
         }
         // The same replay folder as the window's, unless told otherwise.
-        let defaults = nestris_window::WindowOptions::default();
-        let replay_dir = args
-            .replay_dir
-            .clone()
-            .or_else(|| args.data_dir.as_ref().map(|d| d.join("replays")))
-            .unwrap_or(defaults.replay_dir);
+        let mut dirs = nestris_host::Dirs::user();
+        if let Some(d) = &args.data_dir {
+            dirs = nestris_host::Dirs::with_data_dir(dirs.config_path, d.clone());
+        }
+        let replay_dir = args.replay_dir.clone().unwrap_or(dirs.replay_dir);
         let rom_demo = match &args.rom {
             Some(rom) => Some(crate::replay::demo_tables(Some(rom)).context("--rom")?),
             None => None,
@@ -145,4 +144,32 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     nestris_window::run(options)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How `nestris replay` (without `--headless`) shows a replay in the window.
+#[derive(Debug)]
+pub struct Watch {
+    /// Show the HUD.
+    pub hud: bool,
+    /// Start muted.
+    pub mute: bool,
+    /// Window scale (1-8), else the viewer's default.
+    pub scale: Option<u32>,
+    /// The cartridge's demo tables, if a ROM was given.
+    pub rom_demo: Option<nestris_core::DemoData>,
+}
+
+/// Shows `replay` in the window's replay viewer. It lives here, with `play`, so that the
+/// headless commands' modules use no front-end crate.
+pub fn watch(replay: nestris_replay::Replay, how: Watch) -> Result<()> {
+    let mut options = nestris_window::ReplayViewerOptions {
+        hud: how.hud,
+        mute: how.mute,
+        rom_demo: how.rom_demo,
+        ..Default::default()
+    };
+    if let Some(s) = how.scale {
+        options.scale = s;
+    }
+    nestris_window::play_replay(replay, options)
 }

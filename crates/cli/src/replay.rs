@@ -40,11 +40,6 @@ pub struct Args {
     pub crash: Option<nestris_core::CrashMode>,
 }
 
-/// Reads a replay or a movie by its content (the window's reader, shared).
-pub fn load(path: &Path) -> Result<Replay> {
-    nestris_window::load_replay(path)
-}
-
 /// The demo tables to play with: the user's ROM's, or the built-in ones.
 pub fn demo_tables(rom: Option<&Path>) -> Result<DemoData> {
     match rom {
@@ -67,27 +62,24 @@ fn start_name(s: &Start) -> &'static str {
 
 /// Runs `nestris replay`.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let mut replay = load(&args.file)?;
+    let mut replay = Replay::load(&args.file)?;
     let demo = demo_tables(args.rom.as_deref())?;
     if !args.headless {
         if args.json || args.frames.is_some() || args.crash.is_some() {
             bail!("--json, --frames and --crash go with --headless");
         }
-        let mut options = nestris_window::ReplayViewerOptions {
-            hud: args.hud,
-            mute: args.mute,
-            ..Default::default()
-        };
-        if let Some(s) = args.scale {
-            if !(1..=8).contains(&s) {
-                bail!("--scale takes 1 to 8");
-            }
-            options.scale = s;
+        if args.scale.is_some_and(|s| !(1..=8).contains(&s)) {
+            bail!("--scale takes 1 to 8");
         }
-        if args.rom.is_some() {
-            options.rom_demo = Some(demo);
-        }
-        nestris_window::play_replay(replay, options)?;
+        crate::play::watch(
+            replay,
+            crate::play::Watch {
+                hud: args.hud,
+                mute: args.mute,
+                scale: args.scale,
+                rom_demo: args.rom.is_some().then_some(demo),
+            },
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(mode) = args.crash {

@@ -32,7 +32,7 @@ pub struct Args {
 /// Runs `nestris screenshot`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let game = if let Some(path) = &args.replay {
-        let replay = crate::replay::load(path)?;
+        let replay = nestris_replay::Replay::load(path)?;
         let n = args
             .frame
             .map(|f| f as usize)

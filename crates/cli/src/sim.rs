@@ -63,7 +63,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let cartridge = crate::load_cartridge(args.rom.as_deref())?;
     if let Some(path) = &args.replay {
-        let mut replay = crate::replay::load(path)?;
+        let mut replay = nestris_replay::Replay::load(path)?;
         if let Some(mode) = args.crash {
             replay.crash_mode = mode;
         }

@@ -43,6 +43,7 @@ mod overrun;
 mod play;
 mod playfield;
 mod postgame;
+pub mod quick;
 mod region;
 mod snapshot;
 pub mod tables;

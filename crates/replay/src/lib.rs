@@ -20,11 +20,13 @@
 
 pub mod fm2;
 mod format;
+mod load;
 mod recorder;
 pub mod rom;
 pub mod session;
 
 pub use format::{ReplayError, FORMAT_VERSION, MAGIC, MAX_FRAMES};
+pub use load::{LoadError, MAX_FILE_BYTES};
 pub use recorder::{write_atomically, Recorder};
 
 use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};

@@ -14,8 +14,8 @@ use ratatui::Terminal;
 use crate::draw::{self, Overlay, View};
 use crate::input::{HoldMode, KeyState};
 use crate::options::TuiOptions;
-use crate::pacing::FramePacer;
 use crate::term::TerminalGuard;
+use nestris_host::pacing::FramePacer;
 
 /// Frames in a row that may go undrawn while the loop catches up with its schedule.
 const MAX_SKIPPED_DRAWS: u32 = 6;
@@ -231,7 +231,7 @@ impl Session {
                 self.quick = None;
             } else if buttons == Buttons::NONE {
                 // The player's own keys win, so the menus stay usable meanwhile.
-                buttons = crate::quick::buttons(self.game.state(), level);
+                buttons = nestris_core::quick::buttons(self.game.state(), level);
             }
         }
         self.game.step_with_demo(buttons, &self.demo);

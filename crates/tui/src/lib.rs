@@ -21,8 +21,6 @@ mod app;
 pub mod draw;
 mod input;
 mod options;
-mod pacing;
-pub mod quick;
 mod term;
 
 pub use app::{run, run_with_pilot, Pilot};

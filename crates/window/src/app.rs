@@ -23,11 +23,11 @@ use crate::config::Config;
 use crate::gamepad::Gamepads;
 use crate::input::{Command, KeyMap, Keyboard};
 use crate::options::{Autopilot, WindowOptions};
-use crate::pacing::{FramePacer, PacingLog};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
-use crate::storage::{self, Settings};
+use nestris_host::pacing::{FramePacer, PacingLog};
+use nestris_host::store::{self as storage, Settings};
 use nestris_replay::session::{session_path, Recording};
 
 /// Frames run back to back at most when the loop is behind, before drawing.
@@ -44,7 +44,7 @@ pub(crate) const MAX_CATCH_UP: u32 = 4;
 /// config file, the data folder and the replay folder are not touched.
 pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
     if let Some(path) = options.replay.take() {
-        let replay = crate::viewer::load_replay(&path)?;
+        let replay = nestris_replay::Replay::load(&path)?;
         return crate::viewer::play_replay(
             replay,
             crate::viewer::ReplayViewerOptions {

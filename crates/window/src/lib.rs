@@ -30,17 +30,15 @@ mod gamepad;
 pub mod hud;
 pub mod input;
 mod options;
-pub mod pacing;
 pub mod playback;
 pub mod progress;
 mod screen;
 mod session;
 mod sfx;
 mod status;
-pub mod storage;
 pub mod viewer;
 
 pub use app::run;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
-pub use viewer::{load_replay, play_replay, ReplayViewerOptions};
+pub use viewer::{play_replay, ReplayViewerOptions};

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use directories::ProjectDirs;
 use nestris_core::{Buttons, CrashMode, DemoData, Game, Region};
 
 /// A player other than the keyboard: called once per frame with the game as it stands,
@@ -60,24 +59,17 @@ impl fmt::Debug for WindowOptions {
 }
 
 impl Default for WindowOptions {
-    /// NTSC, no HUD, 3x, sound on, the user's own folders (`ProjectDirs` for "nestris";
-    /// the current folder if the system names none).
+    /// NTSC, no HUD, 3x, sound on, the user's own folders ([`nestris_host::Dirs::user`]).
     fn default() -> Self {
-        let (config_dir, data_dir) = match ProjectDirs::from("", "", "nestris") {
-            Some(dirs) => (
-                dirs.config_dir().to_path_buf(),
-                dirs.data_dir().to_path_buf(),
-            ),
-            None => (PathBuf::from("."), PathBuf::from(".")),
-        };
+        let dirs = nestris_host::Dirs::user();
         WindowOptions {
             region: Region::Ntsc,
             hud: false,
             ai: None,
             rom_demo: None,
-            replay_dir: data_dir.join("replays"),
-            config_path: config_dir.join("config.toml"),
-            data_dir,
+            replay_dir: dirs.replay_dir,
+            config_path: dirs.config_path,
+            data_dir: dirs.data_dir,
             scale: 3,
             mute: false,
             replay: None,

@@ -16,7 +16,7 @@ use crate::canvas::Canvas;
 use crate::hud::{self, HudStats};
 use crate::sfx::{cues, Sfx};
 use crate::status::StatusFile;
-use crate::storage;
+use nestris_host::store as storage;
 use nestris_replay::session::Recording;
 
 /// The least time between two saves of a changing high-score table (name entry
@@ -263,7 +263,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::Loaded;
+    use nestris_host::store::Loaded;
     use nestris_replay::Replay;
 
     fn session(dir: &std::path::Path, hud: bool) -> Session {

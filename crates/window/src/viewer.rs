@@ -13,10 +13,9 @@
 //! The frame logic lives in [`crate::playback`] and the bar in [`crate::progress`];
 //! this module is the window around them.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, Context as _};
+use anyhow::anyhow;
 use nestris_core::{DemoData, Region};
 use nestris_render::{Frame, HEIGHT, WIDTH};
 use nestris_replay::{DemoSource, Replay};
@@ -31,11 +30,11 @@ use crate::audio::Audio;
 use crate::canvas::Canvas;
 use crate::config::Config;
 use crate::hud;
-use crate::pacing::FramePacer;
 use crate::playback::Playback;
 use crate::progress;
 use crate::screen::{without_source_location, Screen};
 use crate::status::StatusFile;
+use nestris_host::pacing::FramePacer;
 
 /// The notice shown when a replay needs the cartridge's demo tables and none were given.
 pub const NO_CARTRIDGE_DEMO: &str = "NO ROM GIVEN: BUILT-IN DEMO USED INSTEAD";
@@ -84,22 +83,6 @@ pub fn demo_for(
         (DemoSource::Cartridge, Some(d)) => (d, None),
         (DemoSource::Cartridge, None) => (DemoData::BUILTIN, Some(NO_CARTRIDGE_DEMO)),
     }
-}
-
-/// Reads a replay file: a nestris replay, or (by its content) an FCEUX movie.
-pub fn load_replay(path: &Path) -> anyhow::Result<Replay> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(&nestris_replay::MAGIC) {
-        return Replay::from_bytes(&bytes).with_context(|| path.display().to_string());
-    }
-    let text = std::str::from_utf8(&bytes).map_err(|_| {
-        anyhow!(
-            "{}: neither a nestris replay nor an FCEUX movie",
-            path.display()
-        )
-    })?;
-    nestris_replay::fm2::parse(text)
-        .with_context(|| format!("{}: not a valid FCEUX movie", path.display()))
 }
 
 /// Shows `replay` in a window until the viewer is closed (Esc, Q or the window's close
@@ -593,22 +576,5 @@ mod tests {
             status.ends_with("frames=100 total=100 speed=1 paused=1 verified=yes\n"),
             "{status}"
         );
-    }
-
-    #[test]
-    fn replay_files_and_movies_load() {
-        let dir = tempfile::tempdir().unwrap();
-        let r = replay(50);
-        let path = dir.path().join("a.nestris");
-        std::fs::write(&path, r.to_bytes()).unwrap();
-        assert_eq!(load_replay(&path).unwrap(), r);
-        let movie = dir.path().join("a.fm2");
-        std::fs::write(&movie, nestris_replay::fm2::write(&r).unwrap()).unwrap();
-        assert_eq!(load_replay(&movie).unwrap().inputs, r.inputs);
-        std::fs::write(&movie, [0xFF, 0xFE, 0x00]).unwrap();
-        let e = load_replay(&movie).unwrap_err().to_string();
-        assert!(e.contains("neither a nestris replay"), "{e}");
-        let e = format!("{:#}", load_replay(&dir.path().join("none")).unwrap_err());
-        assert!(e.starts_with("cannot read"), "{e}");
     }
 }

@@ -440,8 +440,8 @@ fn the_window_plays_from_power_on() {
     assert!(summary.score > 0);
 
     let pacing = std::fs::read_to_string(dir.path().join("pacing.log")).unwrap();
-    let times = nestris_window::pacing::PacingStats::parse_log(&pacing);
-    let stats = nestris_window::pacing::PacingStats::from_times(
+    let times = nestris_host::pacing::PacingStats::parse_log(&pacing);
+    let stats = nestris_host::pacing::PacingStats::from_times(
         &times,
         nestris_core::Region::Ntsc.frame_rate(),
     )

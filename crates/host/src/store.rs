@@ -1,4 +1,4 @@
-//! What the game keeps between runs, in the data folder: the high-score table and the
+//! What the front ends keep between runs, in the data folder: the high-score table and the
 //! settings changed while playing (mute, fullscreen).
 //!
 //! Both are small JSON files written atomically (a temporary file, then a rename). A

@@ -1,13 +1,13 @@
-//! `--quick LEVEL`: the presses a player would make from power-on to an A-type game at
-//! LEVEL, decided frame by frame from the game's state.
+//! Quick start: the presses a player would make from power-on to an A-type game at a
+//! chosen level, decided frame by frame from the game's state (the terminal's
+//! `--quick LEVEL`, and the autopilot on its way through the menus).
 //!
 //! Decisions come from the state rather than from a timetable, so presses that land in
 //! frames where the cartridge is not listening (screen uploads, the legal screen's wait)
 //! are simply made again. Every press is released for a frame first, because the
 //! cartridge acts on newly pressed buttons only.
 
-use nestris_core::GameMode;
-use nestris_core::{Buttons, Snapshot};
+use crate::{Buttons, GameMode, Snapshot};
 
 /// The buttons to hold this frame on the way to a game at `level` (0..=19).
 pub fn buttons(s: &Snapshot, level: u8) -> Buttons {
@@ -42,12 +42,12 @@ pub fn buttons(s: &Snapshot, level: u8) -> Buttons {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nestris_core::{Game, Region};
+    use crate::{Game, Region};
 
     fn drive(level: u8, region: Region) -> (Game, usize) {
         let mut g = Game::power_on(region);
         for frame in 0..2000 {
-            if g.state().mode() == nestris_core::GameMode::Play {
+            if g.state().mode() == GameMode::Play {
                 return (g, frame);
             }
             let b = buttons(g.state(), level);

@@ -1,4 +1,4 @@
-//! Measures the frame scheduler alone: `cargo run --release -p nestris-window --example
+//! Measures the frame scheduler alone: `cargo run --release -p nestris-host --example
 //! pacing -- [SECONDS] [--pal]` runs it for 10 s (by default) and prints the mean frame
 //! period and its deviation from the console's; `-- --log FILE [--pal]` sums up a log
 //! that the game wrote with `NESTRIS_PACING_LOG=FILE`.
@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use nestris_core::Region;
-use nestris_window::pacing::{measure, PacingStats};
+use nestris_host::pacing::{measure, PacingStats};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -77,6 +77,12 @@ impl FramePacer {
     pub fn is_due(&self, now: Instant) -> bool {
         now >= self.deadline()
     }
+
+    /// True if the current frame is already overdue at `now` (the caller may skip
+    /// drawing it).
+    pub fn is_late(&self, now: Instant) -> bool {
+        now > self.deadline()
+    }
 }
 
 /// Sleeps until `deadline` (returns at once if it has passed).
@@ -268,6 +274,8 @@ mod tests {
         let mut q = FramePacer::new(t0, 60.0);
         assert!(!q.advance(t0 + Duration::from_millis(200)));
         assert!(q.is_due(t0 + Duration::from_millis(200)));
+        assert!(q.is_late(t0 + Duration::from_millis(200)));
+        assert!(q.is_due(q.deadline()) && !q.is_late(q.deadline()));
         assert_eq!(q.deadline(), t0 + Duration::from_secs_f64(1.0 / 60.0));
     }
 
