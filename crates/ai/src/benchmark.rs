@@ -27,8 +27,7 @@ use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
 use nestris_core::{Cartridge, CrashMode, GameSetup};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The published seed list, `seeds/standard.txt` (1000 games).
@@ -490,49 +489,6 @@ impl BenchReport {
     }
 }
 
-/// Runs `jobs` jobs on `threads` threads (0 = every core), each worker with its own
-/// state from `init`; returns the results in job order. `progress` gets the number of
-/// jobs done after each one.
-pub(crate) fn parallel<S, T: Send>(
-    jobs: usize,
-    threads: usize,
-    init: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, usize) -> T + Sync,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Vec<T> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
-    .clamp(1, jobs.max(1));
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..jobs).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut state = init();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= jobs {
-                        break;
-                    }
-                    let r = work(&mut state, i);
-                    slots.lock().expect("no worker panicked")[i] = Some(r);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
-}
-
 /// Plays the benchmark. `progress` is called (from the worker threads) with the number
 /// of games finished so far after each game.
 ///
@@ -547,7 +503,7 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
         config.seeds.len()
     );
     let t0 = Instant::now();
-    let results = parallel(
+    let results = nestris_sim::pool::map(
         config.games,
         config.threads,
         || config.ai(),

@@ -28,7 +28,7 @@
 //! ```
 
 use crate::benchmark::BenchConfig;
-use crate::benchmark::{parallel, SeedList};
+use crate::benchmark::SeedList;
 use crate::eval::Weights;
 use crate::player::{play, GameResult, Limits};
 use crate::search::SearchOptions;
@@ -219,7 +219,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             })
             .collect();
         let done_before = iteration * population * games;
-        let scores = parallel(
+        let scores = nestris_sim::pool::map(
             population * games,
             config.threads,
             || bench.ai(),

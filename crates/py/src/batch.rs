@@ -1,10 +1,8 @@
-//! Running a batch of games on several threads, shared by `VecEnv` and
+//! Running a batch of games on several threads (the engine's pool), shared by `VecEnv` and
 //! `VecPlacementEnv`: the games, with their rows of every output array, are cut into a
 //! few groups per thread, which the threads take in turn, so that a thread whose games
 //! happened to be quick helps with the rest. Also the output arrays both write and
 //! their rows.
-
-use std::sync::Mutex;
 
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
@@ -36,8 +34,9 @@ pub trait Group: Sized + Send {
     fn split_first(&mut self, k: usize) -> Self;
 }
 
-/// Runs `f` on groups of `rows`, one thread per worker (each thread's own state, such as
-/// a move generator); the calling thread is one of them. Returns the first error; a
+/// Runs `f` on groups of `rows` with the engine's one thread pool
+/// ([`nestris_sim::pool::run_on`]): one thread per worker (each with its own state, such
+/// as a move generator), the calling thread one of them. Returns the first error; a
 /// panic in a thread is raised again here.
 pub fn run_groups<G: Group, W: Send, E: Send>(
     mut rows: G,
@@ -54,34 +53,7 @@ pub fn run_groups<G: Group, W: Send, E: Send>(
         let k = chunk.min(rows.len());
         groups.push(rows.split_first(k));
     }
-    let queue = Mutex::new(groups.into_iter());
-    let work = |w: &mut W| -> Result<(), E> {
-        loop {
-            // The lock is only poisoned by a panic elsewhere, which the scope raises.
-            let Some(g) = queue.lock().ok().and_then(|mut q| q.next()) else {
-                return Ok(());
-            };
-            f(g, w)?;
-        }
-    };
-    std::thread::scope(|scope| {
-        let work = &work;
-        let (first, rest) = workers[..threads]
-            .split_first_mut()
-            .expect("at least one worker");
-        let handles: Vec<_> = rest
-            .iter_mut()
-            .map(|w| scope.spawn(move || work(w)))
-            .collect();
-        let mut result = work(first);
-        for h in handles {
-            let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if result.is_ok() {
-                result = r;
-            }
-        }
-        result
-    })
+    nestris_sim::pool::run_on(groups.into_iter(), &mut workers[..threads], f)
 }
 
 /// The rows every vectorized environment writes, for a group of consecutive games of

@@ -7,6 +7,7 @@
 
 pub mod inputs;
 mod policy;
+pub mod pool;
 pub mod rng;
 mod runner;
 

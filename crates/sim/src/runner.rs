@@ -4,7 +4,6 @@ use crate::policy::{Driver, Policy};
 use nestris_core::bcd::{lines_value, score_value};
 use nestris_core::{Cartridge, CrashMode, FrameEvents, Game, GameSetup, Region};
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -183,46 +182,30 @@ pub struct Summary {
 /// the number of games finished so far, from the worker threads.
 pub fn run(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Summary {
     let start = Instant::now();
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    let threads = config.threads.max(1);
-    let mut outcomes: Vec<GameOutcome> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        // Small batches keep threads busy to the end without contention.
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= config.games {
-                            break;
-                        }
-                        let seed = config.seed.wrapping_add(i);
-                        let setup = GameSetup {
-                            region: config.region,
-                            level: config.level,
-                            crash_mode: config.crash_mode,
-                            music_type: config.music_type,
-                            ..GameSetup::from_seed(seed)
-                        };
-                        mine.push(play_from_with(
-                            Game::new(setup),
-                            seed,
-                            &config.policy,
-                            config.max_frames,
-                            config.cartridge.as_deref(),
-                        ));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let games = usize::try_from(config.games).expect("a game count that fits in memory");
+    let mut outcomes: Vec<GameOutcome> = crate::pool::map(
+        games,
+        config.threads.max(1),
+        || (),
+        |(), i| {
+            let seed = config.seed.wrapping_add(i as u64);
+            let setup = GameSetup {
+                region: config.region,
+                level: config.level,
+                crash_mode: config.crash_mode,
+                music_type: config.music_type,
+                ..GameSetup::from_seed(seed)
+            };
+            play_from_with(
+                Game::new(setup),
+                seed,
+                &config.policy,
+                config.max_frames,
+                config.cartridge.as_deref(),
+            )
+        },
+        &|n| progress(n as u64),
+    );
     outcomes.sort_by_key(|o| o.seed);
     let seconds = start.elapsed().as_secs_f64();
     let frames: u64 = outcomes.iter().map(|o| o.frames).sum();
