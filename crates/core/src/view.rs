@@ -285,6 +285,14 @@ impl Snapshot {
             .then_some(self.piece)
     }
 
+    /// The orientation the next box shows, if it shows: the preview is on (Select turns
+    /// it off) and the game is not paused (the pause screen hides it).
+    #[inline]
+    pub fn next_shown(&self) -> Option<u8> {
+        (self.display_next_piece == 0 && !self.paused() && self.next_piece < crate::tables::HIDDEN)
+            .then_some(self.next_piece)
+    }
+
     /// True once the game has topped out: the curtain falls, or has fallen.
     #[inline]
     pub fn topped_out(&self) -> bool {

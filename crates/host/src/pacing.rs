@@ -16,6 +16,11 @@ use std::time::{Duration, Instant};
 /// How far behind the schedule may fall before it is rebased rather than caught up.
 pub const MAX_LAG: Duration = Duration::from_millis(250);
 
+/// Frames a front end runs back to back at most, with no picture drawn between them,
+/// when its loop is behind the schedule (a short stall is caught up this way; a long
+/// one is rebased, see [`MAX_LAG`]).
+pub const MAX_CATCH_UP: u32 = 4;
+
 /// The environment variable naming the per-frame timing log.
 pub const PACING_LOG_VAR: &str = "NESTRIS_PACING_LOG";
 

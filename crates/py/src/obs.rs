@@ -1,5 +1,8 @@
 //! What the Python side observes of a game: the board as tile kinds, the piece
-//! features, and a simple picture of the play screen.
+//! features, and a simple picture of the play screen. The picture shows what the core's
+//! view says the screen shows (the board as shown during a line clear, the piece's
+//! sprite, the next box); the board observation is the board in RAM, the one the game's
+//! logic plays on.
 
 use nestris_core::bcd::lines_value;
 use nestris_core::tables::{ORIENTATION_CELLS, ORIENTATION_COUNT};
@@ -172,7 +175,7 @@ pub fn render(s: &Snapshot, out: &mut [u8]) {
     out.fill(0);
     frame(out, FIELD_X, FIELD_Y, COLS * 8, ROWS * 8);
     let level = s.level;
-    for (i, t) in s.playfield.0[..CELLS].iter().enumerate() {
+    for (i, t) in s.shown_board().0.iter().enumerate() {
         let kind = KIND[*t as usize];
         if kind != EMPTY {
             let (row, col) = (i / COLS, i % COLS);
@@ -184,9 +187,9 @@ pub fn render(s: &Snapshot, out: &mut [u8]) {
             );
         }
     }
-    if s.phase() == nestris_core::PlayState::Control && s.piece < ORIENTATION_COUNT {
-        let kind = KIND[nestris_core::tables::ORIENTATION_TILE[s.piece as usize] as usize];
-        for (dr, dc) in ORIENTATION_CELLS[s.piece as usize] {
+    if let Some(piece) = s.piece_sprite() {
+        let kind = KIND[nestris_core::tables::ORIENTATION_TILE[piece as usize] as usize];
+        for (dr, dc) in ORIENTATION_CELLS[piece as usize] {
             let row = i32::from(s.y) + i32::from(dr);
             let col = i32::from(s.x) + i32::from(dc);
             if (0..ROWS as i32).contains(&row) && (0..COLS as i32).contains(&col) {
@@ -201,9 +204,9 @@ pub fn render(s: &Snapshot, out: &mut [u8]) {
         }
     }
     frame(out, NEXT_X, NEXT_Y, NEXT_CELLS * 8, NEXT_CELLS * 8);
-    if s.display_next_piece == 0 && s.next_piece < ORIENTATION_COUNT {
-        let kind = KIND[nestris_core::tables::ORIENTATION_TILE[s.next_piece as usize] as usize];
-        for (dr, dc) in ORIENTATION_CELLS[s.next_piece as usize] {
+    if let Some(next) = s.next_shown() {
+        let kind = KIND[nestris_core::tables::ORIENTATION_TILE[next as usize] as usize];
+        for (dr, dc) in ORIENTATION_CELLS[next as usize] {
             // Pivot at cell (1, 2) of the 4x4 box: every spawn orientation fits.
             let row = 1 + i32::from(dr);
             let col = 2 + i32::from(dc);

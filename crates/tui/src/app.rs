@@ -15,10 +15,7 @@ use crate::draw::{self, Overlay, View};
 use crate::input::{HoldMode, KeyState};
 use crate::options::TuiOptions;
 use crate::term::TerminalGuard;
-use nestris_host::pacing::FramePacer;
-
-/// Frames in a row that may go undrawn while the loop catches up with its schedule.
-const MAX_SKIPPED_DRAWS: u32 = 6;
+use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
 /// Switches the console on in the terminal and plays until the player quits.
 ///
@@ -76,7 +73,7 @@ fn play<B: Backend>(
         let now = Instant::now();
         session.frame(now);
         pacer.advance(now);
-        if pacer.is_late(Instant::now()) && skipped < MAX_SKIPPED_DRAWS {
+        if pacer.is_late(Instant::now()) && skipped + 1 < MAX_CATCH_UP {
             // Behind schedule (a slow terminal): keep the game's pace, drop the picture.
             skipped += 1;
             continue;

@@ -26,12 +26,9 @@ use crate::options::{Autopilot, WindowOptions};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
-use nestris_host::pacing::{FramePacer, PacingLog};
+use nestris_host::pacing::{FramePacer, PacingLog, MAX_CATCH_UP};
 use nestris_host::store::{self as storage, Settings};
 use nestris_replay::session::{session_path, Recording};
-
-/// Frames run back to back at most when the loop is behind, before drawing.
-pub(crate) const MAX_CATCH_UP: u32 = 4;
 
 /// Plays the game in a window until the player quits.
 ///

@@ -25,7 +25,6 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
-use crate::app::MAX_CATCH_UP;
 use crate::audio::Audio;
 use crate::canvas::Canvas;
 use crate::config::Config;
@@ -34,7 +33,7 @@ use crate::playback::Playback;
 use crate::progress;
 use crate::screen::{without_source_location, Screen};
 use crate::status::StatusFile;
-use nestris_host::pacing::FramePacer;
+use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
 /// The notice shown when a replay needs the cartridge's demo tables and none were given.
 pub const NO_CARTRIDGE_DEMO: &str = "NO ROM GIVEN: BUILT-IN DEMO USED INSTEAD";

@@ -68,8 +68,8 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool)
 
     layout::framed_box(f, 23, 10, 8, 7);
     font::draw_text(f, 192, 88, "NEXT", label);
-    if s.display_next_piece == 0 && !paused {
-        layout::draw_piece_centred(f, s.next_piece, 216, 112, &level);
+    if let Some(next) = s.next_shown() {
+        layout::draw_piece_centred(f, next, 216, 112, &level);
     }
 
     layout::framed_box(f, 23, 18, 8, 4);

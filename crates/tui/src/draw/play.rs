@@ -56,7 +56,7 @@ fn piece_icon(orientation: u8) -> String {
 pub(super) fn draw(buf: &mut Buffer, s: &Snapshot, at: Rect, paused: bool) {
     draw_left(buf, s, at.x, at.y);
     draw_middle(buf, s, at.x + 21, at.y, paused);
-    draw_right(buf, s, at.x + 44, at.y, paused);
+    draw_right(buf, s, at.x + 44, at.y);
 }
 
 /// The game-type box and STATISTICS.
@@ -158,7 +158,7 @@ fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
 }
 
 /// TOP and SCORE, NEXT, LEVEL, and the key help or the DEMO label.
-fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
+fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
     let inner = boxed(buf, Rect::new(x, y, 20, 7));
     // TOP is the best of the high-score table for this game type, as on the cartridge.
     let top = bcd_digits(&s.top_score());
@@ -178,13 +178,13 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
 
     let inner = boxed(buf, Rect::new(x, y + 7, 20, 6));
     buf.set_string(inner.x + 1, inner.y, "NEXT", TEXT);
-    if s.display_next_piece == 0 && !paused && s.next_piece < 19 {
-        let cells = &ORIENTATION_CELLS[s.next_piece as usize];
+    if let Some(next) = s.next_shown() {
+        let cells = &ORIENTATION_CELLS[next as usize];
         let lo = cells.iter().map(|c| c.1).min().unwrap_or(0);
         let hi = cells.iter().map(|c| c.1).max().unwrap_or(0);
         let width = (hi - lo + 1) as u16 * 2;
         let left = inner.x + (inner.width - width) / 2;
-        let (text, style) = tile_cell(ORIENTATION_TILE[s.next_piece as usize], s.level);
+        let (text, style) = tile_cell(ORIENTATION_TILE[next as usize], s.level);
         for &(dr, dc) in cells {
             let row = inner.y + 2 + (dr.clamp(0, 1)) as u16;
             buf.set_string(left + (dc - lo) as u16 * 2, row, text, style);
