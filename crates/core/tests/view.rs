@@ -196,13 +196,25 @@ fn the_screens_from_power_on_to_a_game() {
     g.step(Buttons::NONE);
     assert!(g.state().paused());
     assert_eq!(g.state().screen(), Screen::Play { paused: true });
-    assert_eq!(g.state().next_shown(), None, "the pause screen hides the preview");
+    assert_eq!(
+        g.state().next_shown(),
+        None,
+        "the pause screen hides the preview"
+    );
     // Every frame of a pause and the resume: paused() is the pause screen.
     let mut resumed = false;
     for f in 0..40 {
-        g.step(if f == 20 { Buttons::START } else { Buttons::NONE });
+        g.step(if f == 20 {
+            Buttons::START
+        } else {
+            Buttons::NONE
+        });
         let s = g.state();
-        assert_eq!(s.paused(), s.screen() == Screen::Play { paused: true }, "{f}");
+        assert_eq!(
+            s.paused(),
+            s.screen() == Screen::Play { paused: true },
+            "{f}"
+        );
         assert_eq!(s.next_shown().is_some(), !s.paused(), "{f}");
         resumed |= !s.paused();
     }

@@ -11,6 +11,8 @@
 //!
 //! Built by maturin (`pip install ./crates/py`); see `crates/py/README.md`.
 
+#![deny(missing_docs)]
+
 mod ai;
 mod batch;
 mod env;

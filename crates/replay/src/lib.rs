@@ -18,6 +18,8 @@
 //! assert!(back.verify().is_ok());
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod fm2;
 mod format;
 mod load;

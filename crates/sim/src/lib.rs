@@ -5,6 +5,8 @@
 //! exhaustive over every generator state and pick count. Nothing here changes the
 //! rules: every frame is one [`nestris_core::Game::step`].
 
+#![deny(missing_docs)]
+
 pub mod inputs;
 mod policy;
 pub mod pool;

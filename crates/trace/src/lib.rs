@@ -6,6 +6,8 @@
 //! `tests/conformance/README.md`. [`check`] runs the engine from the header's state with
 //! the trace's buttons and reports the first frame and field that differ.
 
+#![deny(missing_docs)]
+
 mod load;
 mod observe;
 

@@ -17,6 +17,8 @@
 //! kitty keyboard protocol it reports releases; elsewhere holding is estimated from the
 //! terminal's key repeat (see the `input` module) and the screen says so.
 
+#![deny(missing_docs)]
+
 mod app;
 pub mod draw;
 mod input;

@@ -21,6 +21,8 @@
 //! end it shows whether the final state is the recorded one. The controller behind it,
 //! [`playback::Playback`], needs no window.
 
+#![deny(missing_docs)]
+
 mod app;
 mod audio;
 mod canvas;
