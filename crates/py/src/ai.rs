@@ -7,15 +7,15 @@ use nestris_ai::{Ai, InputModel, MoveGen, Weights};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use pyo3::IntoPyObjectExt;
 
-use crate::episode::SplitMix;
 use crate::errors::invalid_argument;
 use crate::eval::policy_rng;
 use crate::game::PyGame;
 use crate::options::{int_in, type_name};
 use crate::penv::{model_dict, PlacementEnv};
-use crate::placement::{model_hz, parse_model, PlacementConfig, PlacementEpisode};
+use crate::placement::{model_hz, parse_model};
+use nestris_env::frame::SplitMix;
+use nestris_env::placement::{PlacementConfig, PlacementEpisode};
 
 /// The placement of `ep`'s current piece that `ai` chooses: the index of its action,
 /// or `None` when the AI has no plan (no piece under control) or its placement is not
@@ -169,7 +169,6 @@ impl PyAi {
         text_signature = "(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True)"
     )]
     fn py_new(
-        py: Python<'_>,
         tap_hz: Option<&Bound<'_, PyAny>>,
         reaction: Option<&Bound<'_, PyAny>>,
         das: bool,
@@ -177,14 +176,7 @@ impl PyAi {
         weights: Option<&Bound<'_, PyAny>>,
         crash_dodge: bool,
     ) -> PyResult<Self> {
-        let zero = 0i32.into_bound_py_any(py)?;
-        let thirty = 30i32.into_bound_py_any(py)?;
-        let model = parse_model(
-            tap_hz.unwrap_or(&thirty),
-            reaction.unwrap_or(&zero),
-            das,
-            soft_drop,
-        )?;
+        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
         let mut ai = Ai::new(weights, model);
         ai.search_mut().options.crash_dodge = crash_dodge;
@@ -373,21 +365,19 @@ pub fn play_placements<'py>(
     reward: &str,
     max_steps: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let zero = 0i32.into_bound_py_any(py)?;
-    let thirty = 30i32.into_bound_py_any(py)?;
-    let mut cfg = PlacementConfig::parse(
-        start_level.unwrap_or(&zero),
+    let common = crate::options::Common {
+        start_level,
         region,
         game_type,
-        height.unwrap_or(&zero),
-        tap_hz.unwrap_or(&thirty),
-        reaction.unwrap_or(&zero),
-        das,
-        soft_drop,
+        height,
         reward,
-        "board",
-        None,
-    )?;
+        observation: "board",
+        max_episode_steps: None,
+        crash_mode: "cartridge",
+        music_type: None,
+    };
+    let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+    let mut cfg = crate::placement::placement_config(py, &common, model)?;
     let mut pol = if let Ok(ai) = policy.cast::<PyAi>() {
         let ai = ai.borrow();
         // The games are played with the AI's hands.

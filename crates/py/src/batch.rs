@@ -1,129 +1,20 @@
-//! Running a batch of games on several threads (the engine's pool), shared by `VecEnv` and
-//! `VecPlacementEnv`: the games, with their rows of every output array, are cut into a
-//! few groups per thread, which the threads take in turn, so that a thread whose games
-//! happened to be quick helps with the rest. Also the output arrays both write and
-//! their rows.
+//! The numpy side of the vector environments: the output arrays every one of them
+//! writes, lent to `nestris_env::vector` as the rows it steps (the stepping itself, its
+//! auto-reset and its threads are that crate's), the seeds of a reset and the actions
+//! of a step as Python passes them.
 
+use nestris_env::{Rows, Task};
 use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
+    PyReadwriteArray2, PyReadwriteArray3, PyReadwriteArray4, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::invalid_argument;
-use crate::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
-use crate::options::ObsKind;
-
-/// Groups per thread: enough to even out the work, few enough to keep each a batch.
-const GROUPS_PER_THREAD: usize = 4;
-
-/// Splits off the first `n` items of `s`.
-pub fn take<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
-    let (a, b) = std::mem::take(s).split_at_mut(n);
-    *s = b;
-    a
-}
-
-/// A group of consecutive games and their rows of the output arrays.
-pub trait Group: Sized + Send {
-    /// Number of games.
-    fn len(&self) -> usize;
-
-    /// Splits off the first `k` games (`k` at most [`Group::len`]).
-    fn split_first(&mut self, k: usize) -> Self;
-}
-
-/// Runs `f` on groups of `rows` with the engine's one thread pool
-/// ([`nestris_sim::pool::run_on`]): one thread per worker (each with its own state, such
-/// as a move generator), the calling thread one of them. Returns the first error; a
-/// panic in a thread is raised again here.
-pub fn run_groups<G: Group, W: Send, E: Send>(
-    mut rows: G,
-    workers: &mut [W],
-    f: impl Fn(G, &mut W) -> Result<(), E> + Sync,
-) -> Result<(), E> {
-    let threads = workers.len().min(rows.len()).max(1);
-    if threads == 1 {
-        return f(rows, &mut workers[0]);
-    }
-    let chunk = rows.len().div_ceil(threads * GROUPS_PER_THREAD);
-    let mut groups = Vec::with_capacity(threads * GROUPS_PER_THREAD);
-    while rows.len() > 0 {
-        let k = chunk.min(rows.len());
-        groups.push(rows.split_first(k));
-    }
-    nestris_sim::pool::run_on(groups.into_iter(), &mut workers[..threads], f)
-}
-
-/// The rows every vectorized environment writes, for a group of consecutive games of
-/// episode type `E` (indices in the arrays are from the group's first game).
-pub struct Rows<'a, E> {
-    /// Index of the group's first game in the whole environment.
-    pub offset: usize,
-    pub eps: &'a mut [E],
-    pub needs_reset: &'a mut [bool],
-    pub boards: &'a mut [u8],
-    pub features: &'a mut [i32],
-    pub pixels: &'a mut [u8],
-    pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub scores: &'a mut [i64],
-    pub lines: &'a mut [i64],
-    pub events: &'a mut [u32],
-    /// Lag frames of the game's last step.
-    pub lag: &'a mut [u32],
-    /// The game has crashed (`Game::crashed`).
-    pub crashed: &'a mut [bool],
-}
-
-impl<'a, E: Send> Group for Rows<'a, E> {
-    fn len(&self) -> usize {
-        self.eps.len()
-    }
-
-    fn split_first(&mut self, k: usize) -> Rows<'a, E> {
-        // Observation rows are as long as the observation kind makes them (or empty).
-        let n = self.eps.len().max(1);
-        let (nb, nf, np) = (
-            self.boards.len() / n * k,
-            self.features.len() / n * k,
-            self.pixels.len() / n * k,
-        );
-        let out = Rows {
-            offset: self.offset,
-            eps: take(&mut self.eps, k),
-            needs_reset: take(&mut self.needs_reset, k),
-            boards: take(&mut self.boards, nb),
-            features: take(&mut self.features, nf),
-            pixels: take(&mut self.pixels, np),
-            rewards: take(&mut self.rewards, k),
-            terminated: take(&mut self.terminated, k),
-            truncated: take(&mut self.truncated, k),
-            scores: take(&mut self.scores, k),
-            lines: take(&mut self.lines, k),
-            events: take(&mut self.events, k),
-            lag: take(&mut self.lag, k),
-            crashed: take(&mut self.crashed, k),
-        };
-        self.offset += k;
-        out
-    }
-}
-
-impl<E> Rows<'_, E> {
-    /// Game `i` was reset: its step outputs are those of a first observation.
-    pub fn clear_step(&mut self, i: usize) {
-        self.needs_reset[i] = false;
-        self.rewards[i] = 0.0;
-        self.terminated[i] = false;
-        self.truncated[i] = false;
-        self.events[i] = 0;
-        self.lag[i] = 0;
-        self.crashed[i] = false;
-    }
-}
+use nestris_env::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
+use nestris_env::ObsKind;
 
 /// The arrays every vectorized environment writes, one row per game, owned by Python.
 #[derive(Debug)]
@@ -163,40 +54,20 @@ impl Arrays {
         }
     }
 
-    /// Borrows every array for writing and runs `f` on the rows of all the games.
-    pub fn with_rows<E, R>(
-        &self,
-        py: Python<'_>,
-        eps: &mut [E],
-        needs_reset: &mut [bool],
-        f: impl FnOnce(Rows<'_, E>) -> PyResult<R>,
-    ) -> PyResult<R> {
-        let mut boards = self.boards.bind(py).try_readwrite()?;
-        let mut features = self.features.bind(py).try_readwrite()?;
-        let mut pixels = self.pixels.bind(py).try_readwrite()?;
-        let mut rewards = self.rewards.bind(py).try_readwrite()?;
-        let mut terminated = self.terminated.bind(py).try_readwrite()?;
-        let mut truncated = self.truncated.bind(py).try_readwrite()?;
-        let mut scores = self.scores.bind(py).try_readwrite()?;
-        let mut lines = self.lines.bind(py).try_readwrite()?;
-        let mut events = self.events.bind(py).try_readwrite()?;
-        let mut lag = self.lag.bind(py).try_readwrite()?;
-        let mut crashed = self.crashed.bind(py).try_readwrite()?;
-        f(Rows {
-            offset: 0,
-            eps,
-            needs_reset,
-            boards: boards.as_slice_mut().map_err(not_contiguous)?,
-            features: features.as_slice_mut().map_err(not_contiguous)?,
-            pixels: pixels.as_slice_mut().map_err(not_contiguous)?,
-            rewards: rewards.as_slice_mut().map_err(not_contiguous)?,
-            terminated: terminated.as_slice_mut().map_err(not_contiguous)?,
-            truncated: truncated.as_slice_mut().map_err(not_contiguous)?,
-            scores: scores.as_slice_mut().map_err(not_contiguous)?,
-            lines: lines.as_slice_mut().map_err(not_contiguous)?,
-            events: events.as_slice_mut().map_err(not_contiguous)?,
-            lag: lag.as_slice_mut().map_err(not_contiguous)?,
-            crashed: crashed.as_slice_mut().map_err(not_contiguous)?,
+    /// Every array borrowed for writing, until the guards are dropped.
+    pub fn lend<'py>(&self, py: Python<'py>) -> PyResult<Guards<'py>> {
+        Ok(Guards {
+            boards: self.boards.bind(py).try_readwrite()?,
+            features: self.features.bind(py).try_readwrite()?,
+            pixels: self.pixels.bind(py).try_readwrite()?,
+            rewards: self.rewards.bind(py).try_readwrite()?,
+            terminated: self.terminated.bind(py).try_readwrite()?,
+            truncated: self.truncated.bind(py).try_readwrite()?,
+            scores: self.scores.bind(py).try_readwrite()?,
+            lines: self.lines.bind(py).try_readwrite()?,
+            events: self.events.bind(py).try_readwrite()?,
+            lag: self.lag.bind(py).try_readwrite()?,
+            crashed: self.crashed.bind(py).try_readwrite()?,
         })
     }
 
@@ -210,6 +81,50 @@ impl Arrays {
         d.set_item("lag", self.lag.bind(py))?;
         d.set_item("crashed", self.crashed.bind(py))?;
         Ok(d)
+    }
+}
+
+/// The arrays of [`Arrays`] borrowed for writing.
+#[derive(Debug)]
+pub struct Guards<'py> {
+    boards: PyReadwriteArray3<'py, u8>,
+    features: PyReadwriteArray2<'py, i32>,
+    pixels: PyReadwriteArray4<'py, u8>,
+    rewards: PyReadwriteArray1<'py, f32>,
+    terminated: PyReadwriteArray1<'py, bool>,
+    truncated: PyReadwriteArray1<'py, bool>,
+    scores: PyReadwriteArray1<'py, i64>,
+    lines: PyReadwriteArray1<'py, i64>,
+    events: PyReadwriteArray1<'py, u32>,
+    lag: PyReadwriteArray1<'py, u32>,
+    crashed: PyReadwriteArray1<'py, bool>,
+}
+
+impl Guards<'_> {
+    /// The rows of all the games, with `eps`, their reset flags and the task's own rows.
+    pub fn rows<'x, T: Task>(
+        &'x mut self,
+        eps: &'x mut [T::Episode],
+        needs_reset: &'x mut [bool],
+        extra: T::Extra<'x>,
+    ) -> PyResult<Rows<'x, T>> {
+        Ok(Rows {
+            offset: 0,
+            eps,
+            needs_reset,
+            boards: self.boards.as_slice_mut().map_err(not_contiguous)?,
+            features: self.features.as_slice_mut().map_err(not_contiguous)?,
+            pixels: self.pixels.as_slice_mut().map_err(not_contiguous)?,
+            rewards: self.rewards.as_slice_mut().map_err(not_contiguous)?,
+            terminated: self.terminated.as_slice_mut().map_err(not_contiguous)?,
+            truncated: self.truncated.as_slice_mut().map_err(not_contiguous)?,
+            scores: self.scores.as_slice_mut().map_err(not_contiguous)?,
+            lines: self.lines.as_slice_mut().map_err(not_contiguous)?,
+            events: self.events.as_slice_mut().map_err(not_contiguous)?,
+            lag: self.lag.as_slice_mut().map_err(not_contiguous)?,
+            crashed: self.crashed.as_slice_mut().map_err(not_contiguous)?,
+            extra,
+        })
     }
 }
 

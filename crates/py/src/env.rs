@@ -4,15 +4,17 @@
 
 use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{intern, IntoPyObjectExt};
 
-use crate::episode::{Episode, StepResult};
+use nestris_env::frame::{EnvConfig, Episode};
+use nestris_env::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
+use nestris_env::{ObsKind, Outcome};
+
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
-use crate::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
-use crate::options::{EnvConfig, ObsKind};
+use crate::options::{env_config, Common};
 
 /// The observation of `ep` as the Gymnasium environment returns it: a dict of a new
 /// board array and the features as ints, or a new picture.
@@ -72,7 +74,7 @@ pub fn feature_key(py: Python<'_>, i: usize) -> &Bound<'_, pyo3::types::PyString
 const _: () = assert!(FEATURE_NAMES.len() == 9);
 
 /// The info dict of a step (or of a reset, with `res` empty).
-fn info<'py>(py: Python<'py>, ep: &Episode, res: &StepResult) -> PyResult<Bound<'py, PyDict>> {
+fn info<'py>(py: Python<'py>, ep: &Episode, res: &Outcome) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "score"), ep.score())?;
     d.set_item(intern!(py, "lines"), ep.lines())?;
@@ -122,21 +124,18 @@ impl FrameEnv {
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let zero = 0i32.into_bound_py_any(py)?;
-        let one = 1i32.into_bound_py_any(py)?;
-        let mut cfg = EnvConfig::parse(
-            start_level.unwrap_or(&zero),
+        let common = Common {
+            start_level,
             region,
             game_type,
-            height.unwrap_or(&zero),
-            actions,
-            frame_skip.unwrap_or(&one),
+            height,
             reward,
             observation,
-            None,
-        )?;
-        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
-        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
+            max_episode_steps: None,
+            crash_mode,
+            music_type,
+        };
+        let cfg = env_config(py, &common, actions, frame_skip)?;
         let ep = Episode::new(&cfg, Some(0));
         Ok(FrameEnv { cfg, ep })
     }
@@ -149,7 +148,7 @@ impl FrameEnv {
         seed: u64,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         self.ep = Episode::new(&self.cfg, Some(seed));
-        let inf = info(py, &self.ep, &StepResult::default())?;
+        let inf = info(py, &self.ep, &Outcome::default())?;
         inf.set_item(intern!(py, "seed"), seed)?;
         Ok((observation(py, &self.cfg, &self.ep)?, inf))
     }

@@ -3,11 +3,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::IntoPyObjectExt;
 
-use crate::episode::{Episode, SplitMix};
 use crate::errors::invalid_argument;
-use crate::options::{int_in, EnvConfig};
+use crate::options::int_in;
+use nestris_env::frame::{EnvConfig, Episode, SplitMix};
 
 /// A built-in policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,19 +101,18 @@ pub fn play_builtin<'py>(
             )))
         }
     };
-    let zero = 0i32.into_bound_py_any(py)?;
-    let one = 1i32.into_bound_py_any(py)?;
-    let cfg = EnvConfig::parse(
-        start_level.unwrap_or(&zero),
+    let common = crate::options::Common {
+        start_level,
         region,
         game_type,
-        height.unwrap_or(&zero),
-        actions,
-        frame_skip.unwrap_or(&one),
+        height,
         reward,
-        "board",
-        None,
-    )?;
+        observation: "board",
+        max_episode_steps: None,
+        crash_mode: "cartridge",
+        music_type: None,
+    };
+    let cfg = crate::options::env_config(py, &common, actions, frame_skip)?;
     let max_steps = match max_steps {
         Some(m) if !m.is_none() => int_in("max_steps", m, 1, i64::MAX)? as u64,
         _ => u64::MAX,

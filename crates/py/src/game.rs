@@ -8,10 +8,9 @@ use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView};
 
-use crate::episode::game_over;
 use crate::errors::{invalid_argument, invalid_snapshot};
-use crate::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
-use crate::options::{parse_region, seed_arg, GameOptions};
+use crate::options::{parse_region, seed_arg};
+use nestris_env::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
 
 /// The event flags and their Python names, in bit order.
 pub const EVENT_NAMES: [(&str, u32); 30] = [
@@ -315,7 +314,7 @@ impl PyState {
             clears: s.clears.map(bcd_value),
             stats: s.stats.map(|c| bcd_value(c[1]) * 100 + bcd_value(c[0])),
             nmi_off_this_frame: s.flow.nmi_off_this_frame,
-            game_over: game_over(game),
+            game_over: game.is_over(),
         }
     }
 }
@@ -567,7 +566,7 @@ impl PyGame {
         music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let zero = 0i32.into_pyobject(py)?.into_any();
-        let mut opts = GameOptions::parse(
+        let mut opts = crate::options::game_options(
             level.unwrap_or(&zero),
             region,
             game_type,
@@ -777,7 +776,7 @@ impl PyGame {
     /// True once the game is no longer in play (topped out, ended, or a B-type win).
     #[getter]
     fn game_over(&self) -> bool {
-        game_over(&self.game)
+        self.game.is_over()
     }
 
     /// How the cartridge crashed, once it would have: ``"halted"`` (its CPU halts at the

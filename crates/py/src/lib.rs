@@ -16,11 +16,9 @@
 mod ai;
 mod batch;
 mod env;
-mod episode;
 mod errors;
 mod eval;
 mod game;
-mod obs;
 mod options;
 mod penv;
 mod placement;
@@ -33,6 +31,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::invalid_argument;
+use nestris_env::obs;
 
 /// The seed an environment's next episode gets when it is reset without one.
 ///
@@ -41,7 +40,7 @@ use crate::errors::invalid_argument;
 /// True
 #[pyfunction]
 fn next_seed(seed: u64) -> u64 {
-    options::next_seed(seed)
+    nestris_env::config::next_seed(seed)
 }
 
 /// The generator state a seed maps to: ``{"rng": ..., "spawn_count": ...,
@@ -118,12 +117,15 @@ fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .collect::<Vec<i64>>(),
     )?;
     // As ints: a `Vec<u8>` would become `bytes`.
-    let actions: Vec<u32> = options::DEFAULT_ACTIONS
+    let actions: Vec<u32> = nestris_env::config::DEFAULT_ACTIONS
         .iter()
         .map(|a| u32::from(*a))
         .collect();
     m.add("ACTIONS", actions)?;
-    m.add("ACTION_NAMES", options::DEFAULT_ACTION_NAMES.to_vec())?;
+    m.add(
+        "ACTION_NAMES",
+        nestris_env::config::DEFAULT_ACTION_NAMES.to_vec(),
+    )?;
     let flags = PyDict::new(m.py());
     for (name, bit) in game::EVENT_NAMES {
         flags.set_item(name, bit)?;

@@ -1,48 +1,17 @@
 //! Reading and checking the arguments Python passes: levels, regions, game types, seeds,
-//! and the options shared by the environments.
+//! and the options shared by the environments (the values themselves are
+//! `nestris_env::config`'s).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use nestris_core::{CrashMode, GameSetup, GameType, Region};
+use nestris_core::{CrashMode, GameType, Region};
+use nestris_env::config::MUSIC_OFF;
+pub use nestris_env::config::{GameOptions, ObsKind, Reward};
+pub use nestris_env::frame::EnvConfig;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use crate::errors::invalid_argument;
-
-/// The joypad bits, as the cartridge reads them.
-pub const A: u8 = 0x80;
-/// B.
-pub const B: u8 = 0x40;
-/// Down.
-pub const DOWN: u8 = 0x04;
-/// Left.
-pub const LEFT: u8 = 0x02;
-/// Right.
-pub const RIGHT: u8 = 0x01;
-
-/// The default action table of the frame-level environments: 12 joypad bytes.
-///
-/// 0 none, 1 Left, 2 Right, 3 Down, 4 A, 5 B, 6 Left+A, 7 Right+A, 8 Left+B, 9 Right+B,
-/// 10 Down+A, 11 Down+B.
-pub const DEFAULT_ACTIONS: [u8; 12] = [
-    0,
-    LEFT,
-    RIGHT,
-    DOWN,
-    A,
-    B,
-    LEFT | A,
-    RIGHT | A,
-    LEFT | B,
-    RIGHT | B,
-    DOWN | A,
-    DOWN | B,
-];
-
-/// Names of [`DEFAULT_ACTIONS`], in order.
-pub const DEFAULT_ACTION_NAMES: [&str; 12] = [
-    "none", "L", "R", "D", "A", "B", "L+A", "R+A", "L+B", "R+B", "D+A", "D+B",
-];
 
 /// An integer argument in `lo..=hi`, with errors that name it.
 pub fn int_in(name: &str, obj: &Bound<'_, PyAny>, lo: i64, hi: i64) -> PyResult<i64> {
@@ -118,9 +87,6 @@ pub fn parse_crash_mode(text: &str) -> PyResult<CrashMode> {
     })
 }
 
-/// Music off: the default of every game made from Python.
-pub const MUSIC_OFF: u8 = 3;
-
 /// Set once the music warning has been given (it is given once per process).
 static MUSIC_WARNED: AtomicBool = AtomicBool::new(false);
 
@@ -144,187 +110,145 @@ pub fn parse_music_type(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyRes
     Ok(music)
 }
 
-/// What every game of an environment or a `Game` starts from, but the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameOptions {
-    /// NTSC or PAL.
-    pub region: Region,
-    /// A-type or B-type.
-    pub game_type: GameType,
-    /// Start level (any byte; the menu offers 0-19).
-    pub level: u8,
-    /// B-type garbage height 0..=5.
-    pub height: u8,
-    /// What happens when the cartridge would crash (`Cartridge` unless set after parsing).
-    pub crash_mode: CrashMode,
-    /// The music choice, 0..=3 ([`MUSIC_OFF`] unless set after parsing).
-    pub music_type: u8,
+/// The options of a `Game` as Python passed them: level, region, game type, height.
+pub fn game_options(
+    level: &Bound<'_, PyAny>,
+    region: &str,
+    game_type: &str,
+    height: &Bound<'_, PyAny>,
+) -> PyResult<GameOptions> {
+    Ok(GameOptions {
+        region: parse_region(region)?,
+        game_type: parse_game_type(game_type)?,
+        level: int_in("level", level, 0, 255)? as u8,
+        height: int_in("height", height, 0, 5)? as u8,
+        crash_mode: CrashMode::Cartridge,
+        music_type: MUSIC_OFF,
+    })
 }
 
-impl GameOptions {
-    /// Checks the four arguments as Python passed them.
-    pub fn parse(
-        level: &Bound<'_, PyAny>,
-        region: &str,
-        game_type: &str,
-        height: &Bound<'_, PyAny>,
-    ) -> PyResult<GameOptions> {
-        Ok(GameOptions {
-            region: parse_region(region)?,
-            game_type: parse_game_type(game_type)?,
-            level: int_in("level", level, 0, 255)? as u8,
-            height: int_in("height", height, 0, 5)? as u8,
-            crash_mode: CrashMode::Cartridge,
-            music_type: MUSIC_OFF,
-        })
-    }
-
-    /// The setup of a game: from `seed` (see [`GameSetup::from_seed`]) or, with no seed,
-    /// the cartridge's power-on generator state.
-    pub fn setup(&self, seed: Option<u64>) -> GameSetup {
-        let base = match seed {
-            Some(s) => GameSetup::from_seed(s),
-            None => GameSetup::default(),
-        };
-        GameSetup {
-            region: self.region,
-            game_type: self.game_type,
-            level: self.level,
-            height: self.height,
-            crash_mode: self.crash_mode,
-            music_type: self.music_type,
-            ..base
-        }
-    }
+/// The keyword arguments every environment's constructor takes, as Python passed them
+/// (`None` where the caller left one out): one definition for the four environments.
+#[derive(Debug)]
+pub struct Common<'a, 'py> {
+    /// `start_level=0`.
+    pub start_level: Option<&'a Bound<'py, PyAny>>,
+    /// `region="ntsc"`.
+    pub region: &'a str,
+    /// `game_type="A"`.
+    pub game_type: &'a str,
+    /// `height=0`.
+    pub height: Option<&'a Bound<'py, PyAny>>,
+    /// `reward="score"`.
+    pub reward: &'a str,
+    /// `observation="board"`.
+    pub observation: &'a str,
+    /// `max_episode_steps=None` (the vector environments only).
+    pub max_episode_steps: Option<&'a Bound<'py, PyAny>>,
+    /// `crash_mode="cartridge"`.
+    pub crash_mode: &'a str,
+    /// `music_type=3`.
+    pub music_type: Option<&'a Bound<'py, PyAny>>,
 }
 
-/// The seed of the episode after one seeded `seed`, when an environment resets without
-/// a new seed: a Weyl sequence modulo 2^63 ([`GameSetup::from_seed`] mixes it), so that
-/// the seeds stay within int64 (numpy's default integer, where Gymnasium puts infos).
-pub const fn next_seed(seed: u64) -> u64 {
-    seed.wrapping_add(0x9E37_79B9_7F4A_7C15) & (u64::MAX >> 1)
-}
-
-/// What an environment's reward counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reward {
-    /// Points scored in the step.
-    Score,
-    /// Lines cleared in the step.
-    Lines,
-    /// 1 for every step that does not top out.
-    Survival,
-}
-
-impl Reward {
-    /// `"score"`, `"lines"` or `"survival"`.
-    pub fn parse(text: &str) -> PyResult<Reward> {
-        match text {
-            "score" => Ok(Reward::Score),
-            "lines" => Ok(Reward::Lines),
-            "survival" => Ok(Reward::Survival),
-            _ => Err(invalid_argument(format!(
-                "reward must be \"score\", \"lines\" or \"survival\", got {text:?}"
-            ))),
-        }
-    }
-}
-
-/// What an environment observes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ObsKind {
-    /// The 20x10 board and the piece features.
-    Board,
-    /// A 240x256x3 picture.
-    Pixels,
-}
-
-impl ObsKind {
-    /// `"board"` or `"pixels"`.
-    pub fn parse(text: &str) -> PyResult<ObsKind> {
-        match text {
-            "board" => Ok(ObsKind::Board),
-            "pixels" => Ok(ObsKind::Pixels),
-            _ => Err(invalid_argument(format!(
-                "observation must be \"board\" or \"pixels\", got {text:?}"
-            ))),
-        }
-    }
-}
-
-/// Everything an environment needs to run episodes.
-#[derive(Clone, Debug)]
-pub struct EnvConfig {
+/// What [`Common`] decides.
+#[derive(Clone, Copy, Debug)]
+pub struct CommonOptions {
     /// How games start.
     pub game: GameOptions,
-    /// Joypad byte of each action.
-    pub actions: Vec<u8>,
-    /// Frames per step (the same buttons held).
-    pub frame_skip: u32,
     /// What the reward counts.
     pub reward: Reward,
     /// What is observed.
     pub obs: ObsKind,
-    /// Steps after which an episode is truncated (the vectorized environment only).
+    /// Steps after which an episode is truncated.
     pub max_episode_steps: Option<u64>,
 }
 
-impl EnvConfig {
-    /// Checks the options as Python passed them.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "one argument per keyword of the Python constructor"
-    )]
-    pub fn parse(
-        start_level: &Bound<'_, PyAny>,
-        region: &str,
-        game_type: &str,
-        height: &Bound<'_, PyAny>,
-        actions: Option<&Bound<'_, PyAny>>,
-        frame_skip: &Bound<'_, PyAny>,
-        reward: &str,
-        observation: &str,
-        max_episode_steps: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<EnvConfig> {
+impl Common<'_, '_> {
+    /// Checks the arguments.
+    pub fn parse(&self, py: Python<'_>) -> PyResult<CommonOptions> {
+        let int = |name: &str, obj: Option<&Bound<'_, PyAny>>, hi: i64| -> PyResult<u8> {
+            Ok(match obj {
+                Some(o) if !o.is_none() => int_in(name, o, 0, hi)? as u8,
+                _ => 0,
+            })
+        };
         let game = GameOptions {
-            region: parse_region(region)?,
-            game_type: parse_game_type(game_type)?,
-            level: int_in("start_level", start_level, 0, 255)? as u8,
-            height: int_in("height", height, 0, 5)? as u8,
-            crash_mode: CrashMode::Cartridge,
-            music_type: MUSIC_OFF,
+            region: parse_region(self.region)?,
+            game_type: parse_game_type(self.game_type)?,
+            level: int("start_level", self.start_level, 255)?,
+            height: int("height", self.height, 5)?,
+            crash_mode: parse_crash_mode(self.crash_mode)?,
+            music_type: parse_music_type(py, self.music_type)?,
         };
-        let actions = match actions {
-            None => DEFAULT_ACTIONS.to_vec(),
-            Some(a) if a.is_none() => DEFAULT_ACTIONS.to_vec(),
-            Some(a) => {
-                let mut out = Vec::new();
-                for item in a.try_iter().map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "actions must be a sequence of joypad bytes (ints 0-255), got {}",
-                        type_name(a)
-                    ))
-                })? {
-                    out.push(int_in("each action's joypad byte", &item?, 0, 255)? as u8);
-                }
-                if out.is_empty() {
-                    return Err(invalid_argument("actions must not be empty"));
-                }
-                out
-            }
-        };
-        let frame_skip = int_in("frame_skip", frame_skip, 1, 1 << 20)? as u32;
-        let max_episode_steps = match max_episode_steps {
+        let max_episode_steps = match self.max_episode_steps {
             Some(m) if !m.is_none() => Some(int_in("max_episode_steps", m, 1, i64::MAX)? as u64),
             _ => None,
         };
-        Ok(EnvConfig {
+        Ok(CommonOptions {
             game,
-            actions,
-            frame_skip,
-            reward: Reward::parse(reward)?,
-            obs: ObsKind::parse(observation)?,
+            reward: parse_reward(self.reward)?,
+            obs: parse_obs(self.observation)?,
             max_episode_steps,
         })
     }
+}
+
+/// `"score"`, `"lines"` or `"survival"`.
+pub fn parse_reward(text: &str) -> PyResult<Reward> {
+    Reward::from_name(text).ok_or_else(|| {
+        invalid_argument(format!(
+            "reward must be \"score\", \"lines\" or \"survival\", got {text:?}"
+        ))
+    })
+}
+
+/// `"board"` or `"pixels"`.
+pub fn parse_obs(text: &str) -> PyResult<ObsKind> {
+    ObsKind::from_name(text).ok_or_else(|| {
+        invalid_argument(format!(
+            "observation must be \"board\" or \"pixels\", got {text:?}"
+        ))
+    })
+}
+
+/// The frame-level environments' options: the common ones, `actions` (None: the
+/// default table) and `frame_skip` (None: 1).
+pub fn env_config(
+    py: Python<'_>,
+    common: &Common<'_, '_>,
+    actions: Option<&Bound<'_, PyAny>>,
+    frame_skip: Option<&Bound<'_, PyAny>>,
+) -> PyResult<EnvConfig> {
+    let c = common.parse(py)?;
+    let actions = match actions {
+        Some(a) if !a.is_none() => {
+            let mut out = Vec::new();
+            for item in a.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "actions must be a sequence of joypad bytes (ints 0-255), got {}",
+                    type_name(a)
+                ))
+            })? {
+                out.push(int_in("each action's joypad byte", &item?, 0, 255)? as u8);
+            }
+            if out.is_empty() {
+                return Err(invalid_argument("actions must not be empty"));
+            }
+            out
+        }
+        _ => nestris_env::config::DEFAULT_ACTIONS.to_vec(),
+    };
+    let frame_skip = match frame_skip {
+        Some(f) if !f.is_none() => int_in("frame_skip", f, 1, 1 << 20)? as u32,
+        _ => 1,
+    };
+    Ok(EnvConfig {
+        game: c.game,
+        actions,
+        frame_skip,
+        reward: c.reward,
+        obs: c.obs,
+        max_episode_steps: c.max_episode_steps,
+    })
 }

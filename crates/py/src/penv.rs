@@ -6,18 +6,18 @@
 use nestris_ai::MoveGen;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{intern, IntoPyObjectExt};
 
 use crate::env::feature_key;
 use crate::game::PyGame;
-use crate::obs::{self, COLS, HEIGHT, ROWS, WIDTH};
-use crate::options::ObsKind;
-use crate::placement::{
-    check_action, model_hz, PlacementConfig, PlacementEpisode, PlacementResult, MAX_PLACEMENTS,
-    PLACEMENT_COLS,
-};
+use crate::options::Common;
+use crate::placement::{check_action, desync_err, model_hz, parse_model, placement_config};
+use nestris_env::obs::{self, COLS, HEIGHT, ROWS, WIDTH};
+use nestris_env::placement::{PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS};
+use nestris_env::ObsKind;
+use nestris_env::Outcome;
 
 fn slice_err(e: numpy::AsSliceError) -> PyErr {
     PyRuntimeError::new_err(e.to_string())
@@ -98,7 +98,7 @@ fn observation<'py>(
 fn info<'py>(
     py: Python<'py>,
     ep: &PlacementEpisode,
-    res: &PlacementResult,
+    res: &Outcome,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "score"), ep.score())?;
@@ -177,23 +177,19 @@ impl PlacementEnv {
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let zero = 0i32.into_bound_py_any(py)?;
-        let thirty = 30i32.into_bound_py_any(py)?;
-        let mut cfg = PlacementConfig::parse(
-            start_level.unwrap_or(&zero),
+        let common = Common {
+            start_level,
             region,
             game_type,
-            height.unwrap_or(&zero),
-            tap_hz.unwrap_or(&thirty),
-            reaction.unwrap_or(&zero),
-            das,
-            soft_drop,
+            height,
             reward,
             observation,
-            None,
-        )?;
-        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
-        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
+            max_episode_steps: None,
+            crash_mode,
+            music_type,
+        };
+        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+        let cfg = placement_config(py, &common, model)?;
         let mut mg = MoveGen::new();
         let ep = PlacementEpisode::new(&cfg, Some(0), &mut mg);
         Ok(PlacementEnv { cfg, ep, mg })
@@ -209,7 +205,7 @@ impl PlacementEnv {
         let cfg = &self.cfg;
         let mg = &mut self.mg;
         self.ep = py.detach(|| PlacementEpisode::new(cfg, Some(seed), mg));
-        let inf = info(py, &self.ep, &PlacementResult::default())?;
+        let inf = info(py, &self.ep, &Outcome::default())?;
         inf.set_item(intern!(py, "seed"), seed)?;
         Ok((observation(py, &self.cfg, &self.ep)?, inf))
     }
@@ -226,7 +222,7 @@ impl PlacementEnv {
         let cfg = &self.cfg;
         let ep = &mut self.ep;
         let mg = &mut self.mg;
-        let res = py.detach(|| ep.step(cfg, a, mg)).map_err(|d| d.to_err())?;
+        let res = py.detach(|| ep.step(cfg, a, mg)).map_err(desync_err)?;
         Ok((
             observation(py, &self.cfg, &self.ep)?,
             res.reward,

@@ -3,120 +3,25 @@
 //! thread serves all the games of that thread (its tables are large; each game keeps
 //! only its placements and their buttons).
 
-use std::convert::Infallible;
-
 use nestris_ai::MoveGen;
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use nestris_env::placement::{ChoiceRows, PlacementConfig, PlacementEpisode, PLACEMENT_COLS};
+use nestris_env::{vector, ObsKind};
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
+    PyReadwriteArray3,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
-use crate::batch::{self, not_contiguous, run_groups, take, Group};
+use crate::batch::{self, not_contiguous};
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
-use crate::obs::{CELLS, NUM_FEATURES, PIXEL_BYTES};
-use crate::options::{int_in, ObsKind};
+use crate::options::{int_in, Common};
 use crate::penv::model_dict;
 use crate::placement::{
-    check_action, Desync, PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS,
+    check_action, desync_err_in, parse_model, placement_config, MAX_PLACEMENTS,
 };
-
-/// A group of games: the rows every vectorized environment writes, and this one's own.
-struct Rows<'a> {
-    base: batch::Rows<'a, PlacementEpisode>,
-    masks: &'a mut [i8],
-    placements: &'a mut [u8],
-    num_placements: &'a mut [i64],
-    frames: &'a mut [u32],
-}
-
-impl<'a> Group for Rows<'a> {
-    fn len(&self) -> usize {
-        self.base.len()
-    }
-
-    fn split_first(&mut self, k: usize) -> Rows<'a> {
-        Rows {
-            base: self.base.split_first(k),
-            masks: take(&mut self.masks, k * MAX_PLACEMENTS),
-            placements: take(&mut self.placements, k * MAX_PLACEMENTS * PLACEMENT_COLS),
-            num_placements: take(&mut self.num_placements, k),
-            frames: take(&mut self.frames, k),
-        }
-    }
-}
-
-impl Rows<'_> {
-    /// Writes game `i`'s observation, mask, placements and counters.
-    #[inline]
-    fn observe(&mut self, cfg: &PlacementConfig, i: usize) {
-        let b = &mut self.base;
-        let ep = &b.eps[i];
-        let (boards, features, pixels) = match cfg.obs {
-            ObsKind::Board => (
-                &mut b.boards[i * CELLS..(i + 1) * CELLS],
-                &mut b.features[i * NUM_FEATURES..(i + 1) * NUM_FEATURES],
-                &mut [][..],
-            ),
-            ObsKind::Pixels => (
-                &mut [][..],
-                &mut [][..],
-                &mut b.pixels[i * PIXEL_BYTES..(i + 1) * PIXEL_BYTES],
-            ),
-        };
-        ep.write_obs(cfg.obs, boards, features, pixels);
-        let m = MAX_PLACEMENTS;
-        ep.write_choices(
-            &mut self.masks[i * m..(i + 1) * m],
-            &mut self.placements[i * m * PLACEMENT_COLS..(i + 1) * m * PLACEMENT_COLS],
-        );
-        self.num_placements[i] = ep.num_choices() as i64;
-        b.scores[i] = i64::from(ep.score());
-        b.lines[i] = i64::from(ep.lines());
-    }
-
-    /// Starts game `i` anew from `seed`.
-    fn reset(&mut self, cfg: &PlacementConfig, i: usize, seed: u64, mg: &mut MoveGen) {
-        self.base.eps[i] = PlacementEpisode::new(cfg, Some(seed), mg);
-        self.base.clear_step(i);
-        self.frames[i] = 0;
-        self.observe(cfg, i);
-    }
-
-    /// One step of every game of the group; `actions` holds every game's placement
-    /// index (already checked), indexed from the whole environment's first game.
-    fn step(
-        &mut self,
-        cfg: &PlacementConfig,
-        actions: &[usize],
-        mg: &mut MoveGen,
-    ) -> Result<(), (usize, Desync)> {
-        let offset = self.base.offset;
-        let actions = &actions[offset..offset + self.base.eps.len()];
-        for (i, &action) in actions.iter().enumerate() {
-            if self.base.needs_reset[i] {
-                let seed = self.base.eps[i].following_seed();
-                self.reset(cfg, i, seed, mg);
-                continue;
-            }
-            let b = &mut self.base;
-            let ep = &mut b.eps[i];
-            let r = ep.step(cfg, action, mg).map_err(|d| (offset + i, d))?;
-            // As Gymnasium's `TimeLimit`: truncated at the limit, terminated or not.
-            let truncated = cfg.max_episode_steps.is_some_and(|m| ep.steps >= m);
-            b.rewards[i] = r.reward as f32;
-            b.terminated[i] = r.terminated;
-            b.truncated[i] = truncated;
-            b.events[i] = r.flags;
-            b.lag[i] = r.lag;
-            b.crashed[i] = ep.game.crashed().is_some();
-            b.needs_reset[i] = r.terminated || truncated;
-            self.frames[i] = r.frames;
-            self.observe(cfg, i);
-        }
-        Ok(())
-    }
-}
 
 /// The arrays a `VecPlacementEnv` writes, owned by Python: every vectorized
 /// environment's, and the placements.
@@ -141,26 +46,33 @@ impl Arrays {
         }
     }
 
-    /// Borrows every array for writing and runs `f` on the rows of all the games.
-    fn with_rows<R>(
-        &self,
-        py: Python<'_>,
-        eps: &mut [PlacementEpisode],
-        needs_reset: &mut [bool],
-        f: impl FnOnce(Rows<'_>) -> PyResult<R>,
-    ) -> PyResult<R> {
-        self.base.with_rows(py, eps, needs_reset, |base| {
-            let mut masks = self.masks.bind(py).try_readwrite()?;
-            let mut placements = self.placements.bind(py).try_readwrite()?;
-            let mut num_placements = self.num_placements.bind(py).try_readwrite()?;
-            let mut frames = self.frames.bind(py).try_readwrite()?;
-            f(Rows {
-                base,
-                masks: masks.as_slice_mut().map_err(not_contiguous)?,
-                placements: placements.as_slice_mut().map_err(not_contiguous)?,
-                num_placements: num_placements.as_slice_mut().map_err(not_contiguous)?,
-                frames: frames.as_slice_mut().map_err(not_contiguous)?,
-            })
+    /// The task's own arrays borrowed for writing, until the guards are dropped.
+    fn lend<'py>(&self, py: Python<'py>) -> PyResult<ChoiceGuards<'py>> {
+        Ok(ChoiceGuards {
+            masks: self.masks.bind(py).try_readwrite()?,
+            placements: self.placements.bind(py).try_readwrite()?,
+            num_placements: self.num_placements.bind(py).try_readwrite()?,
+            frames: self.frames.bind(py).try_readwrite()?,
+        })
+    }
+}
+
+/// The placement arrays borrowed for writing.
+#[derive(Debug)]
+struct ChoiceGuards<'py> {
+    masks: PyReadwriteArray2<'py, i8>,
+    placements: PyReadwriteArray3<'py, u8>,
+    num_placements: PyReadwriteArray1<'py, i64>,
+    frames: PyReadwriteArray1<'py, u32>,
+}
+
+impl ChoiceGuards<'_> {
+    fn rows(&mut self) -> PyResult<ChoiceRows<'_>> {
+        Ok(ChoiceRows {
+            masks: self.masks.as_slice_mut().map_err(not_contiguous)?,
+            placements: self.placements.as_slice_mut().map_err(not_contiguous)?,
+            num_placements: self.num_placements.as_slice_mut().map_err(not_contiguous)?,
+            frames: self.frames.as_slice_mut().map_err(not_contiguous)?,
         })
     }
 }
@@ -266,24 +178,20 @@ impl PyVecPlacementEnv {
         music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
-        let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
-        let thirty = 30i32.into_bound_py_any(py)?;
-        let mut cfg = PlacementConfig::parse(
-            start_level.unwrap_or(&zero),
+        let common = Common {
+            start_level,
             region,
             game_type,
-            height.unwrap_or(&zero),
-            tap_hz.unwrap_or(&thirty),
-            reaction.unwrap_or(&zero),
-            das,
-            soft_drop,
+            height,
             reward,
             observation,
             max_episode_steps,
-        )?;
-        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
-        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
+            crash_mode,
+            music_type,
+        };
+        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+        let cfg = placement_config(py, &common, model)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);
         let mut movegens: Vec<MoveGen> = (0..threads.min(n)).map(|_| MoveGen::new()).collect();
@@ -300,19 +208,11 @@ impl PyVecPlacementEnv {
             movegens,
             checked: vec![0; n],
         };
-        let PyVecPlacementEnv {
-            cfg,
-            eps,
-            needs_reset,
-            arrays,
-            ..
-        } = &mut env;
-        arrays.with_rows(py, eps, needs_reset, |mut rows| {
-            for i in 0..n {
-                rows.observe(cfg, i);
-            }
-            Ok(())
-        })?;
+        let mut base = env.arrays.base.lend(py)?;
+        let mut own = env.arrays.lend(py)?;
+        let mut rows = base.rows(&mut env.eps, &mut env.needs_reset, own.rows()?)?;
+        vector::observe_all(&env.cfg, &mut rows);
+        drop((base, own));
         Ok(env)
     }
 
@@ -333,22 +233,12 @@ impl PyVecPlacementEnv {
             n,
             self.eps.iter().map(PlacementEpisode::following_seed),
         )?;
-        let cfg = &self.cfg;
-        let threads = self.movegens.len();
-        let movegens = &mut self.movegens[..threads];
-        self.arrays
-            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
-                py.detach(|| {
-                    let seeds = &seeds;
-                    let Ok(()) = run_groups(rows, movegens, |mut g, mg| {
-                        for i in 0..g.len() {
-                            g.reset(cfg, i, seeds[g.base.offset + i], mg);
-                        }
-                        Ok::<(), Infallible>(())
-                    });
-                });
-                Ok(())
-            })?;
+        let mut base = self.arrays.base.lend(py)?;
+        let mut own = self.arrays.lend(py)?;
+        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
+        let (cfg, movegens) = (&self.cfg, &mut self.movegens);
+        py.detach(|| vector::reset_all(cfg, rows, movegens, &seeds));
+        drop((base, own));
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -387,18 +277,14 @@ impl PyVecPlacementEnv {
                     .map_err(|e| invalid_argument(format!("game {i}: {}", e.value(py))))?
             };
         }
-        let cfg = &self.cfg;
-        let checked = std::mem::take(&mut self.checked);
-        let threads = self.movegens.len();
-        let movegens = &mut self.movegens[..threads];
-        let result = self
-            .arrays
-            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
-                Ok(py.detach(|| run_groups(rows, movegens, |mut g, mg| g.step(cfg, &checked, mg))))
-            })?;
-        self.checked = checked;
+        let mut base = self.arrays.base.lend(py)?;
+        let mut own = self.arrays.lend(py)?;
+        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
+        let (cfg, movegens, checked) = (&self.cfg, &mut self.movegens, &self.checked);
+        let result = py.detach(|| vector::step_all(cfg, rows, movegens, checked));
+        drop((base, own));
         if let Err((i, d)) = result {
-            return Err(d.to_err_in(i));
+            return Err(desync_err_in(d, i));
         }
         let a = &self.arrays.base;
         Ok((

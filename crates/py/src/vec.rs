@@ -2,71 +2,17 @@
 //! arrays. Finished games reset on the step after the one that ended them (Gymnasium's
 //! "next step" auto-reset), each from the seed after its last one.
 
-use std::convert::Infallible;
-
+use nestris_env::frame::{EnvConfig, Episode};
+use nestris_env::{vector, ObsKind};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
-use crate::batch::{self, not_contiguous, run_groups, Arrays};
-use crate::episode::Episode;
+use crate::batch::{self, not_contiguous, Arrays};
 use crate::errors::invalid_argument;
 use crate::game::PyGame;
-use crate::obs::{self, CELLS, NUM_FEATURES, PIXEL_BYTES};
-use crate::options::{int_in, EnvConfig, ObsKind};
-
-/// One group of environments and their rows of every output array.
-type Rows<'a> = batch::Rows<'a, Episode>;
-
-impl Rows<'_> {
-    /// Writes environment `i`'s observation and counters.
-    #[inline]
-    fn observe(&mut self, cfg: &EnvConfig, i: usize) {
-        let ep = &self.eps[i];
-        let s = ep.game.state();
-        match cfg.obs {
-            ObsKind::Board => {
-                obs::board(s, &mut self.boards[i * CELLS..(i + 1) * CELLS]);
-                obs::features(
-                    s,
-                    &mut self.features[i * NUM_FEATURES..(i + 1) * NUM_FEATURES],
-                );
-            }
-            ObsKind::Pixels => {
-                obs::render(s, &mut self.pixels[i * PIXEL_BYTES..(i + 1) * PIXEL_BYTES]);
-            }
-        }
-        self.scores[i] = i64::from(ep.score());
-        self.lines[i] = i64::from(ep.lines());
-    }
-
-    /// One step of every environment of the slice; `actions` holds every environment's
-    /// action (already checked), indexed from the whole `VecEnv`'s first.
-    fn step(&mut self, cfg: &EnvConfig, actions: &[i64]) {
-        let actions = &actions[self.offset..self.offset + self.eps.len()];
-        for (i, &action) in actions.iter().enumerate() {
-            if self.needs_reset[i] {
-                let seed = self.eps[i].following_seed();
-                self.eps[i] = Episode::new(cfg, Some(seed));
-                self.clear_step(i);
-            } else {
-                let ep = &mut self.eps[i];
-                let r = ep.step(cfg, cfg.actions[action as usize]);
-                // As Gymnasium's `TimeLimit`: truncated at the limit, terminated or not.
-                let truncated = cfg.max_episode_steps.is_some_and(|m| ep.steps >= m);
-                self.rewards[i] = r.reward as f32;
-                self.terminated[i] = r.terminated;
-                self.truncated[i] = truncated;
-                self.events[i] = r.flags;
-                self.lag[i] = r.lag;
-                self.crashed[i] = ep.game.crashed().is_some();
-                self.needs_reset[i] = r.terminated || truncated;
-            }
-            self.observe(cfg, i);
-        }
-    }
-}
+use crate::options::{env_config, int_in, Common};
 
 /// n frame-level games stepped together in Rust.
 ///
@@ -155,21 +101,19 @@ impl PyVecEnv {
         music_type: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
-        let zero = 0i32.into_bound_py_any(py)?;
         let one = 1i32.into_bound_py_any(py)?;
-        let mut cfg = EnvConfig::parse(
-            start_level.unwrap_or(&zero),
+        let common = Common {
+            start_level,
             region,
             game_type,
-            height.unwrap_or(&zero),
-            actions,
-            frame_skip.unwrap_or(&one),
+            height,
             reward,
             observation,
             max_episode_steps,
-        )?;
-        cfg.game.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
-        cfg.game.music_type = crate::options::parse_music_type(py, music_type)?;
+            crash_mode,
+            music_type,
+        };
+        let cfg = env_config(py, &common, actions, frame_skip)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
@@ -194,18 +138,10 @@ impl PyVecEnv {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let n = self.n();
         let seeds = batch::reset_seeds(seed, n, self.eps.iter().map(Episode::following_seed))?;
-        let cfg = &self.cfg;
-        for (ep, seed) in self.eps.iter_mut().zip(seeds) {
-            *ep = Episode::new(cfg, Some(seed));
-        }
-        self.arrays
-            .with_rows(py, &mut self.eps, &mut self.needs_reset, |mut rows| {
-                for i in 0..n {
-                    rows.clear_step(i);
-                    rows.observe(cfg, i);
-                }
-                Ok(())
-            })?;
+        let mut guards = self.arrays.lend(py)?;
+        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
+        vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
+        drop(guards);
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -236,18 +172,12 @@ impl PyVecEnv {
                 k - 1
             )));
         }
-        let threads = self.threads;
+        let mut workers = vec![(); self.threads];
         let cfg = &self.cfg;
-        self.arrays
-            .with_rows(py, &mut self.eps, &mut self.needs_reset, |rows| {
-                py.detach(|| {
-                    let Ok(()) = run_groups(rows, &mut vec![(); threads], |mut part, ()| {
-                        part.step(cfg, acts);
-                        Ok::<(), Infallible>(())
-                    });
-                });
-                Ok(())
-            })?;
+        let mut guards = self.arrays.lend(py)?;
+        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
+        let Ok(()) = py.detach(|| vector::step_all(cfg, rows, &mut workers, acts));
+        drop(guards);
         let a = &self.arrays;
         Ok((
             self.observation(py)?,

@@ -1,0 +1,455 @@
+//! The placement-level episode in plain Rust: one step chooses one of the places the
+//! falling piece can lock (found by `nestris-ai`'s move generator under an input
+//! model), runs the inputs that put it there through `Game::step` frame by frame, then
+//! runs frames with no input until the next piece is under control or the game ends.
+//! Shared by the single placement environment, the vectorized one and the evaluation
+//! runner, so that they agree to the bit.
+
+use nestris_ai::{InputModel, MoveGen, Start};
+use nestris_core::{Buttons, FrameEvents, Game};
+
+use crate::config::{GameOptions, ObsKind, Reward};
+use crate::frame::ENDING_EVENTS;
+use crate::obs::{self, CELLS, NUM_FEATURES, PIXEL_BYTES};
+use crate::vector::{take, Outcome, Split, Task};
+
+/// Size of the action space: at most this many placements are offered per piece.
+///
+/// The move generator returns each reachable final position (orientation, column, row)
+/// once. The most any piece had over 3,589 games of random placements (levels 0, 5, 9,
+/// 13, 15, 18 and 19, every tap rate, with and without DAS and soft drop, 16 games of
+/// each at a time on the ragged fields random play makes) is 72; `python
+/// crates/py/bench.py --survey` repeats the measurement. 200 leaves room; a piece with
+/// more would be offered the first 200 in the order below (`overflowed` is then set).
+pub const MAX_PLACEMENTS: usize = 200;
+
+/// Columns of a placement's description: orientation id, pivot column, pivot row.
+pub const PLACEMENT_COLS: usize = 3;
+
+/// Frames the entry delay may take before the environment gives up on the next piece
+/// (the cartridge needs at most a few dozen; only a game stuck outside play could get
+/// here, and the episode then ends).
+const MAX_WAIT_FRAMES: u32 = 100_000;
+
+/// Tap rates offered, as taps per second, and the frame interval of each.
+pub const TAP_RATES: [(i64, u8); 4] = [(30, 2), (20, 3), (15, 4), (12, 5)];
+
+/// The tap interval in frames of `hz` taps per second, if it is one of [`TAP_RATES`].
+pub fn interval_for_hz(hz: i64) -> Option<u8> {
+    TAP_RATES.iter().find(|(h, _)| *h == hz).map(|(_, i)| *i)
+}
+
+/// The taps per second of an input model (the inverse of [`interval_for_hz`]).
+pub fn model_hz(model: &InputModel) -> i64 {
+    TAP_RATES
+        .iter()
+        .find(|(_, i)| *i == model.interval())
+        .map_or(0, |(h, _)| *h)
+}
+
+/// Everything a placement environment needs to run episodes.
+#[derive(Clone, Debug)]
+pub struct PlacementConfig {
+    /// How games start.
+    pub game: GameOptions,
+    /// The hands that execute placements (and decide which ones are reachable).
+    pub model: InputModel,
+    /// What the reward counts.
+    pub reward: Reward,
+    /// What is observed.
+    pub obs: ObsKind,
+    /// Steps after which an episode is truncated (the vectorized environment only).
+    pub max_episode_steps: Option<u64>,
+}
+
+impl Default for PlacementConfig {
+    /// 30 taps a second, no reaction delay, no DAS, no soft drop, the score, the board.
+    fn default() -> Self {
+        PlacementConfig {
+            game: GameOptions::default(),
+            model: InputModel {
+                tap_interval: 2,
+                das: false,
+                reaction: 0,
+                soft_drop: false,
+            },
+            reward: Reward::Score,
+            obs: ObsKind::Board,
+            max_episode_steps: None,
+        }
+    }
+}
+
+/// One placement offered to the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Orientation id when it locks.
+    pub o: u8,
+    /// Pivot column.
+    pub x: u8,
+    /// Pivot row.
+    pub y: u8,
+    /// Frames from now to the frame in which it lands.
+    pub frames: u16,
+    /// Locking there ends the game.
+    pub tops_out: bool,
+    /// Where its buttons start in the episode's input buffer.
+    start: u32,
+    /// How many frames of buttons.
+    len: u32,
+}
+
+/// The executed inputs did not put the piece where the move generator said (never
+/// expected: the generator is proven against `Game::step`; reported rather than hidden).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Desync {
+    /// The placement chosen: orientation, column, row.
+    pub expected: (u8, u8, u8),
+    /// Where the piece was after the inputs, and the play state.
+    pub found: (u8, u8, u8, u8),
+}
+
+impl Desync {
+    /// What went wrong, in one line.
+    pub fn message(&self) -> String {
+        format!(
+            "internal error: the inputs of placement {:?} (orientation, x, y) left the piece at {:?} in play state {} (please report)",
+            self.expected,
+            (self.found.0, self.found.1, self.found.2),
+            self.found.3
+        )
+    }
+}
+
+/// A running placement-level episode.
+#[derive(Clone, Debug)]
+pub struct PlacementEpisode {
+    /// The game, between frames, with the piece under control (unless ended).
+    pub game: Game,
+    /// The seed the game was started from (`None`: the power-on generator state).
+    pub seed: Option<u64>,
+    /// Placements made in this episode.
+    pub steps: u64,
+    /// Frames run in this episode (including the frames before the first piece).
+    pub frames: u64,
+    /// The episode has ended (top-out, B-type goal, or the game left play).
+    pub ended: bool,
+    /// The placements of the current piece, ordered by (orientation, x, y): action i
+    /// is `choices[i]`. Empty once ended.
+    pub choices: Vec<Choice>,
+    /// More placements were found than [`MAX_PLACEMENTS`] (the rest were left out).
+    pub overflowed: bool,
+    /// Buttons of every choice, back to back.
+    inputs: Vec<u8>,
+}
+
+impl PlacementEpisode {
+    /// A new episode from `seed`: the game is run with no input until its first piece
+    /// is under control, and that piece's placements are generated with `mg`.
+    pub fn new(cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
+        let mut ep = PlacementEpisode {
+            game: Game::new(cfg.game.setup(seed)),
+            seed,
+            steps: 0,
+            frames: 0,
+            ended: false,
+            choices: Vec::new(),
+            overflowed: false,
+            inputs: Vec::new(),
+        };
+        ep.advance();
+        ep.generate(cfg, mg);
+        ep
+    }
+
+    /// The seed of the episode that follows this one when no new seed is given.
+    pub fn following_seed(&self) -> u64 {
+        crate::vector::Episode::following_seed(self)
+    }
+
+    /// Number of actions available now.
+    pub fn num_choices(&self) -> usize {
+        self.choices.len()
+    }
+
+    /// The buttons of choice `i`.
+    pub fn choice_inputs(&self, i: usize) -> &[u8] {
+        let c = &self.choices[i];
+        &self.inputs[c.start as usize..(c.start + c.len) as usize]
+    }
+
+    /// Runs frames with no input until a piece is under control in a state the move
+    /// generator can start from, or the game ends. Returns the flags, lines and lag frames
+    /// of those frames and how many there were.
+    fn advance(&mut self) -> (u32, u32, u32, u32) {
+        let (mut flags, mut lines, mut n, mut lag) = (0u32, 0u32, 0u32, 0u32);
+        loop {
+            if self.ended || self.game.is_over() {
+                self.ended = true;
+                break;
+            }
+            if self.game.state().phase() == nestris_core::PlayState::Control
+                && Start::from_game(&self.game).is_some()
+            {
+                break;
+            }
+            if n >= MAX_WAIT_FRAMES {
+                self.ended = true;
+                break;
+            }
+            let ev = self.game.step(Buttons::NONE);
+            n += 1;
+            flags |= ev.flags;
+            lines += u32::from(ev.lines_cleared);
+            lag += ev.has(FrameEvents::LAG) as u32;
+            if ev.flags & ENDING_EVENTS != 0 {
+                self.ended = true;
+            }
+        }
+        self.frames += u64::from(n);
+        (flags, lines, n, lag)
+    }
+
+    /// Fills `choices` and `inputs` for the piece now under control.
+    fn generate(&mut self, cfg: &PlacementConfig, mg: &mut MoveGen) {
+        self.choices.clear();
+        self.inputs.clear();
+        self.overflowed = false;
+        if self.ended {
+            return;
+        }
+        let Some(start) = Start::from_game(&self.game) else {
+            self.ended = true;
+            return;
+        };
+        let found = mg.generate(&start, &cfg.model);
+        // Actions are ordered by (orientation, x, y); `start` holds the placement's
+        // index in `found` until its inputs are written.
+        self.choices
+            .extend(found.iter().enumerate().map(|(i, p)| Choice {
+                o: p.o,
+                x: p.x,
+                y: p.y,
+                frames: p.frames,
+                tops_out: p.tops_out,
+                start: i as u32,
+                len: 0,
+            }));
+        self.choices.sort_unstable_by_key(|c| (c.o, c.x, c.y));
+        if self.choices.len() > MAX_PLACEMENTS {
+            self.choices.truncate(MAX_PLACEMENTS);
+            self.overflowed = true;
+        }
+        for c in &mut self.choices {
+            let p = &mg.placements()[c.start as usize];
+            let start = self.inputs.len() as u32;
+            mg.inputs_into(p, &mut self.inputs);
+            c.start = start;
+            c.len = self.inputs.len() as u32 - start;
+        }
+        if self.choices.is_empty() {
+            // Never in play: a piece under control always lands somewhere.
+            self.ended = true;
+        }
+    }
+
+    /// Makes placement `action` (already checked to be below [`Self::num_choices`]):
+    /// its inputs, then the frames until the next piece is under control, whose
+    /// placements `mg` then generates. An episode that has ended does not move.
+    pub fn step(
+        &mut self,
+        cfg: &PlacementConfig,
+        action: usize,
+        mg: &mut MoveGen,
+    ) -> Result<Outcome, Desync> {
+        if self.ended {
+            return Ok(Outcome {
+                terminated: true,
+                ..Outcome::default()
+            });
+        }
+        let score_before = self.score();
+        let choice = self.choices[action];
+        let mut out = Outcome::default();
+        let range = choice.start as usize..(choice.start + choice.len) as usize;
+        for k in range.clone() {
+            let ev = self.game.step(Buttons(self.inputs[k]));
+            out.frames += 1;
+            out.flags |= ev.flags;
+            out.lines_cleared += u32::from(ev.lines_cleared);
+            out.lag += ev.has(FrameEvents::LAG) as u32;
+            if ev.flags & ENDING_EVENTS != 0 {
+                self.ended = true;
+            }
+            if self.game.crash_ended() {
+                // A crash took the game (the console halted, or the legal screen froze it):
+                // the rest of the inputs would change nothing.
+                break;
+            }
+        }
+        self.frames += u64::from(out.frames);
+        let s = self.game.state();
+        if !self.game.crash_ended() && s.phase() != nestris_core::PlayState::Lock
+            || (s.piece, s.x, s.y) != (choice.o, choice.x, choice.y)
+        {
+            return Err(Desync {
+                expected: (choice.o, choice.x, choice.y),
+                found: (s.piece, s.x, s.y, s.play_state),
+            });
+        }
+        let (flags, lines, frames, lag) = self.advance();
+        out.flags |= flags;
+        out.lines_cleared += lines;
+        out.frames += frames;
+        out.lag += lag;
+        self.steps += 1;
+        self.generate(cfg, mg);
+        out.terminated = self.ended;
+        let points = f64::from(self.score()) - f64::from(score_before);
+        out.reward = cfg.reward.of(points, out.lines_cleared, self.ended);
+        Ok(out)
+    }
+
+    /// The score as a number.
+    pub fn score(&self) -> u32 {
+        crate::vector::Episode::score(self)
+    }
+
+    /// The lines as a number.
+    pub fn lines(&self) -> u32 {
+        crate::vector::Episode::lines(self)
+    }
+
+    /// Writes the mask (`MAX_PLACEMENTS` values, 1 for an available action) and the
+    /// descriptions (`MAX_PLACEMENTS` x 3: orientation, x, y; zeros past the last).
+    #[inline]
+    pub fn write_choices(&self, mask: &mut [i8], placements: &mut [u8]) {
+        let n = self.choices.len();
+        mask[..n].fill(1);
+        mask[n..].fill(0);
+        for (row, c) in placements
+            .chunks_exact_mut(PLACEMENT_COLS)
+            .zip(&self.choices)
+        {
+            row.copy_from_slice(&[c.o, c.x, c.y]);
+        }
+        placements[n * PLACEMENT_COLS..].fill(0);
+    }
+
+    /// Writes the board and features (board observation) or the picture (pixels).
+    #[inline]
+    pub fn write_obs(&self, kind: ObsKind, board: &mut [u8], features: &mut [i32], px: &mut [u8]) {
+        let s = self.game.state();
+        match kind {
+            ObsKind::Board => {
+                obs::board(s, &mut board[..CELLS]);
+                obs::features(s, &mut features[..NUM_FEATURES]);
+            }
+            ObsKind::Pixels => obs::render(s, &mut px[..PIXEL_BYTES]),
+        }
+    }
+}
+
+/// Checks an action against the episode: an index of one of its placements (any index
+/// of the action space once the episode has ended: nothing moves then). The error is
+/// one line.
+pub fn check_action(ep: &PlacementEpisode, action: i64) -> Result<usize, String> {
+    let n = ep.num_choices();
+    if ep.ended {
+        if (0..MAX_PLACEMENTS as i64).contains(&action) {
+            return Ok(0);
+        }
+    } else if (0..n as i64).contains(&action) {
+        return Ok(action as usize);
+    }
+    Err(if (0..MAX_PLACEMENTS as i64).contains(&action) {
+        format!(
+            "action {action} is not available: this piece has {n} placements (actions 0 to {}; see the action mask)",
+            n.saturating_sub(1)
+        )
+    } else {
+        format!(
+            "action must be from 0 to {} (a placement index; see the action mask), got {action}",
+            MAX_PLACEMENTS - 1
+        )
+    })
+}
+
+impl crate::vector::Episode for PlacementEpisode {
+    fn game(&self) -> &Game {
+        &self.game
+    }
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+    fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
+/// The placement task's own rows: the action mask, the placements' descriptions, how
+/// many there are, and the frames the last step ran.
+#[derive(Debug)]
+pub struct ChoiceRows<'a> {
+    /// [`MAX_PLACEMENTS`] per game: 1 for an available action.
+    pub masks: &'a mut [i8],
+    /// [`MAX_PLACEMENTS`] x [`PLACEMENT_COLS`] per game.
+    pub placements: &'a mut [u8],
+    /// Placements available.
+    pub num_placements: &'a mut [i64],
+    /// Frames the last step ran.
+    pub frames: &'a mut [u32],
+}
+
+impl Split for ChoiceRows<'_> {
+    fn split_first(&mut self, k: usize, _: usize) -> Self {
+        let m = MAX_PLACEMENTS;
+        ChoiceRows {
+            masks: take(&mut self.masks, k * m),
+            placements: take(&mut self.placements, k * m * PLACEMENT_COLS),
+            num_placements: take(&mut self.num_placements, k),
+            frames: take(&mut self.frames, k),
+        }
+    }
+}
+
+impl Task for PlacementConfig {
+    type Episode = PlacementEpisode;
+    /// A placement index, checked with [`check_action`].
+    type Action = usize;
+    type Worker = MoveGen;
+    type Error = Desync;
+    type Extra<'a> = ChoiceRows<'a>;
+
+    fn start(&self, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
+        PlacementEpisode::new(self, seed, mg)
+    }
+
+    fn step(
+        &self,
+        ep: &mut PlacementEpisode,
+        action: usize,
+        mg: &mut MoveGen,
+    ) -> Result<Outcome, Desync> {
+        ep.step(self, action, mg)
+    }
+
+    fn obs(&self) -> ObsKind {
+        self.obs
+    }
+
+    fn max_episode_steps(&self) -> Option<u64> {
+        self.max_episode_steps
+    }
+
+    #[inline]
+    fn write_extra(&self, ep: &PlacementEpisode, r: &Outcome, i: usize, x: &mut ChoiceRows<'_>) {
+        let m = MAX_PLACEMENTS;
+        ep.write_choices(
+            &mut x.masks[i * m..(i + 1) * m],
+            &mut x.placements[i * m * PLACEMENT_COLS..(i + 1) * m * PLACEMENT_COLS],
+        );
+        x.num_placements[i] = ep.num_choices() as i64;
+        x.frames[i] = r.frames;
+    }
+}
