@@ -130,6 +130,12 @@ impl crate::vector::Episode for Episode {
     fn steps(&self) -> u64 {
         self.steps
     }
+    fn frames(&self) -> u64 {
+        self.frames
+    }
+    fn ended(&self) -> bool {
+        self.ended
+    }
 }
 
 impl Task for EnvConfig {

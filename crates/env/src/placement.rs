@@ -385,6 +385,12 @@ impl crate::vector::Episode for PlacementEpisode {
     fn steps(&self) -> u64 {
         self.steps
     }
+    fn frames(&self) -> u64 {
+        self.frames
+    }
+    fn ended(&self) -> bool {
+        self.ended
+    }
 }
 
 /// The placement task's own rows: the action mask, the placements' descriptions, how

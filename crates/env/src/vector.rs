@@ -38,6 +38,10 @@ pub trait Episode: Send {
     fn seed(&self) -> Option<u64>;
     /// Steps taken in the episode.
     fn steps(&self) -> u64;
+    /// Frames run in the episode.
+    fn frames(&self) -> u64;
+    /// The episode has ended.
+    fn ended(&self) -> bool;
 
     /// The seed of the episode that follows this one when no new seed is given.
     fn following_seed(&self) -> u64 {

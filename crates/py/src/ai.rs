@@ -154,13 +154,6 @@ pub struct PyAi {
     weights: Weights,
 }
 
-impl PyAi {
-    /// The input model.
-    pub fn model(&self) -> InputModel {
-        self.model
-    }
-}
-
 #[pymethods]
 impl PyAi {
     #[new]

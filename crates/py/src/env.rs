@@ -13,7 +13,6 @@ use nestris_env::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
 use nestris_env::{ObsKind, Outcome};
 
 use crate::errors::invalid_argument;
-use crate::game::PyGame;
 use crate::options::{env_config, Common};
 
 /// The observation of `ep` as the Gymnasium environment returns it: a dict of a new
@@ -194,12 +193,6 @@ impl FrameEnv {
         Ok(arr)
     }
 
-    /// A copy of the running game.
-    #[getter]
-    fn game(&self, py: Python<'_>) -> PyGame {
-        PyGame::wrap(py, self.ep.game.clone())
-    }
-
     /// The joypad byte of each action.
     #[getter]
     fn actions(&self) -> Vec<u32> {
@@ -211,46 +204,6 @@ impl FrameEnv {
     fn frame_skip(&self) -> u32 {
         self.cfg.frame_skip
     }
-
-    /// The seed of the running episode.
-    #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.ep.seed
-    }
-
-    /// The seed the next episode gets when reset without one.
-    #[getter]
-    fn following_seed(&self) -> u64 {
-        self.ep.following_seed()
-    }
-
-    /// Steps taken in the running episode.
-    #[getter]
-    fn episode_steps(&self) -> u64 {
-        self.ep.steps
-    }
-
-    /// Frames run in the running episode.
-    #[getter]
-    fn episode_frames(&self) -> u64 {
-        self.ep.frames
-    }
-
-    /// The running episode has ended.
-    #[getter]
-    fn ended(&self) -> bool {
-        self.ep.ended
-    }
-
-    /// The score of the running episode.
-    #[getter]
-    fn score(&self) -> u32 {
-        self.ep.score()
-    }
-
-    /// The lines of the running episode.
-    #[getter]
-    fn lines(&self) -> u32 {
-        self.ep.lines()
-    }
 }
+
+crate::common::episode_getters!(FrameEnv);

@@ -15,6 +15,7 @@
 
 mod ai;
 mod batch;
+mod common;
 mod env;
 mod errors;
 mod eval;

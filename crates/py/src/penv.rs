@@ -11,7 +11,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::env::feature_key;
-use crate::game::PyGame;
 use crate::options::Common;
 use crate::placement::{check_action, desync_err, model_hz, parse_model, placement_config};
 use nestris_env::obs::{self, COLS, HEIGHT, ROWS, WIDTH};
@@ -286,12 +285,6 @@ impl PlacementEnv {
         Ok(arr)
     }
 
-    /// A copy of the running game.
-    #[getter]
-    fn game(&self, py: Python<'_>) -> PyGame {
-        PyGame::wrap(py, self.ep.game.clone())
-    }
-
     /// Number of placements available now (0 once the game has ended).
     #[getter]
     fn num_placements(&self) -> usize {
@@ -309,48 +302,6 @@ impl PlacementEnv {
     #[getter]
     fn input_model<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         model_dict(py, &self.cfg.model)
-    }
-
-    /// The seed of the running episode.
-    #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.ep.seed
-    }
-
-    /// The seed the next episode gets when reset without one.
-    #[getter]
-    fn following_seed(&self) -> u64 {
-        self.ep.following_seed()
-    }
-
-    /// Placements made in the running episode.
-    #[getter]
-    fn episode_steps(&self) -> u64 {
-        self.ep.steps
-    }
-
-    /// Frames run in the running episode.
-    #[getter]
-    fn episode_frames(&self) -> u64 {
-        self.ep.frames
-    }
-
-    /// The running episode has ended.
-    #[getter]
-    fn ended(&self) -> bool {
-        self.ep.ended
-    }
-
-    /// The score of the running episode.
-    #[getter]
-    fn score(&self) -> u32 {
-        self.ep.score()
-    }
-
-    /// The lines of the running episode.
-    #[getter]
-    fn lines(&self) -> u32 {
-        self.ep.lines()
     }
 }
 
@@ -385,3 +336,5 @@ pub fn model_dict<'py>(
     d.set_item("soft_drop", m.soft_drop)?;
     Ok(d)
 }
+
+crate::common::episode_getters!(PlacementEnv);

@@ -16,7 +16,6 @@ use pyo3::IntoPyObjectExt;
 
 use crate::batch::{self, not_contiguous};
 use crate::errors::invalid_argument;
-use crate::game::PyGame;
 use crate::options::{int_in, Common};
 use crate::penv::model_dict;
 use crate::placement::{
@@ -296,42 +295,11 @@ impl PyVecPlacementEnv {
         ))
     }
 
-    /// Number of games.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.n()
-    }
-
     /// The input model: ``{"tap_hz", "tap_interval", "reaction", "das", "soft_drop"}``.
     #[getter]
     fn input_model<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         model_dict(py, &self.cfg.model)
     }
-
-    /// The seed of each running game.
-    #[getter]
-    fn seeds(&self) -> Vec<Option<u64>> {
-        self.eps.iter().map(|e| e.seed).collect()
-    }
-
-    /// Placements made in each running episode.
-    #[getter]
-    fn episode_steps(&self) -> Vec<u64> {
-        self.eps.iter().map(|e| e.steps).collect()
-    }
-
-    /// A copy of game ``i``.
-    fn game(&self, py: Python<'_>, i: usize) -> PyResult<PyGame> {
-        let ep = self.eps.get(i).ok_or_else(|| {
-            invalid_argument(format!(
-                "game index must be from 0 to {}, got {i}",
-                self.n() - 1
-            ))
-        })?;
-        Ok(PyGame::wrap(py, ep.game.clone()))
-    }
-
-    fn __len__(&self) -> usize {
-        self.n()
-    }
 }
+
+crate::common::vector_getters!(PyVecPlacementEnv);

@@ -11,7 +11,6 @@ use pyo3::IntoPyObjectExt;
 
 use crate::batch::{self, not_contiguous, Arrays};
 use crate::errors::invalid_argument;
-use crate::game::PyGame;
 use crate::options::{env_config, int_in, Common};
 
 /// n frame-level games stepped together in Rust.
@@ -188,42 +187,11 @@ impl PyVecEnv {
         ))
     }
 
-    /// Number of games.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.n()
-    }
-
     /// The joypad byte of each action.
     #[getter]
     fn actions(&self) -> Vec<u32> {
         self.cfg.actions.iter().map(|a| u32::from(*a)).collect()
     }
-
-    /// The seed of each running game.
-    #[getter]
-    fn seeds(&self) -> Vec<Option<u64>> {
-        self.eps.iter().map(|e| e.seed).collect()
-    }
-
-    /// Steps taken in each running episode.
-    #[getter]
-    fn episode_steps(&self) -> Vec<u64> {
-        self.eps.iter().map(|e| e.steps).collect()
-    }
-
-    /// A copy of game ``i``.
-    fn game(&self, py: Python<'_>, i: usize) -> PyResult<PyGame> {
-        let ep = self.eps.get(i).ok_or_else(|| {
-            invalid_argument(format!(
-                "game index must be from 0 to {}, got {i}",
-                self.n() - 1
-            ))
-        })?;
-        Ok(PyGame::wrap(py, ep.game.clone()))
-    }
-
-    fn __len__(&self) -> usize {
-        self.n()
-    }
 }
+
+crate::common::vector_getters!(PyVecEnv);
