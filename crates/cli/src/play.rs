@@ -171,5 +171,5 @@ pub fn watch(replay: nestris_replay::Replay, how: Watch) -> Result<()> {
     if let Some(s) = how.scale {
         options.scale = s;
     }
-    nestris_window::play_replay(replay, options)
+    Ok(nestris_window::play_replay(replay, options)?)
 }

@@ -19,12 +19,12 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be opened or read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, so not a separate source).
+        error: std::io::Error,
     },
     /// The file is larger than [`MAX_FILE_BYTES`].
     #[error("{}: larger than {} MiB, too large for a replay or a movie", path.display(), MAX_FILE_BYTES >> 20)]
@@ -33,20 +33,20 @@ pub enum LoadError {
         path: PathBuf,
     },
     /// It starts as a nestris replay but is not a valid one.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Replay {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        source: ReplayError,
+        error: ReplayError,
     },
     /// It is text but not a valid FCEUX movie.
-    #[error("{}: not a valid FCEUX movie: {source}", path.display())]
+    #[error("{}: not a valid FCEUX movie: {error}", path.display())]
     Movie {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        source: Fm2Error,
+        error: Fm2Error,
     },
     /// Neither a nestris replay nor text.
     #[error("{}: neither a nestris replay nor an FCEUX movie", path.display())]
@@ -68,15 +68,15 @@ impl Replay {
     pub fn parse_file(bytes: &[u8]) -> Result<Replay, LoadError> {
         let none = PathBuf::new;
         if bytes.starts_with(&MAGIC) {
-            return Replay::from_bytes(bytes).map_err(|source| LoadError::Replay {
+            return Replay::from_bytes(bytes).map_err(|error| LoadError::Replay {
                 path: none(),
-                source,
+                error,
             });
         }
         let text = std::str::from_utf8(bytes).map_err(|_| LoadError::Unknown { path: none() })?;
-        crate::fm2::parse(text).map_err(|source| LoadError::Movie {
+        crate::fm2::parse(text).map_err(|error| LoadError::Movie {
             path: none(),
-            source,
+            error,
         })
     }
 }
@@ -86,10 +86,10 @@ impl LoadError {
     fn at(self, path: &Path) -> LoadError {
         let path = path.to_path_buf();
         match self {
-            LoadError::Io { source, .. } => LoadError::Io { path, source },
+            LoadError::Io { error, .. } => LoadError::Io { path, error },
             LoadError::TooLarge { .. } => LoadError::TooLarge { path },
-            LoadError::Replay { source, .. } => LoadError::Replay { path, source },
-            LoadError::Movie { source, .. } => LoadError::Movie { path, source },
+            LoadError::Replay { error, .. } => LoadError::Replay { path, error },
+            LoadError::Movie { error, .. } => LoadError::Movie { path, error },
             LoadError::Unknown { .. } => LoadError::Unknown { path },
         }
     }
@@ -98,9 +98,9 @@ impl LoadError {
 /// The whole file, if it has at most `limit` bytes; the limit is applied while reading,
 /// so a device or a growing file is refused too.
 fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
-    let io = |source| LoadError::Io {
+    let io = |error| LoadError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
@@ -162,6 +162,8 @@ mod tests {
             assert!(e.contains(want), "{e}");
             assert!(e.contains(&*p.to_string_lossy()), "{e}");
             assert!(!e.contains('\n'), "{e}");
+            // The details are in the message, not repeated as a source.
+            assert!(std::error::Error::source(&Replay::load(p).unwrap_err()).is_none());
         }
     }
 

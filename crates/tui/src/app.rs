@@ -17,11 +17,13 @@ use crate::options::TuiOptions;
 use crate::term::TerminalGuard;
 use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
+use crate::error::TuiError;
+
 /// Switches the console on in the terminal and plays until the player quits.
 ///
 /// Takes over the terminal (raw mode, alternate screen, the kitty keyboard protocol where
 /// available) and restores it on return, on error and on panic.
-pub fn run(options: TuiOptions) -> anyhow::Result<()> {
+pub fn run(options: TuiOptions) -> Result<(), TuiError> {
     run_with_pilot(options, None)
 }
 
@@ -31,10 +33,10 @@ pub type Pilot = Box<dyn FnMut(&Game) -> Buttons>;
 
 /// [`run`] with the buttons coming from `pilot` instead of the keyboard (the keyboard
 /// still quits).
-pub fn run_with_pilot(options: TuiOptions, pilot: Option<Pilot>) -> anyhow::Result<()> {
-    options.validate().map_err(anyhow::Error::msg)?;
+pub fn run_with_pilot(options: TuiOptions, pilot: Option<Pilot>) -> Result<(), TuiError> {
+    options.validate().map_err(TuiError::Options)?;
     if !stdout().is_terminal() {
-        anyhow::bail!("the terminal front end needs a terminal on standard output");
+        return Err(TuiError::NotATerminal);
     }
     let guard = TerminalGuard::enter()?;
     // Frames are written whole: one flush per frame instead of one per kilobyte.
@@ -55,7 +57,7 @@ fn play<B: Backend>(
     terminal: &mut Terminal<B>,
     session: &mut Session,
     region: nestris_core::Region,
-) -> anyhow::Result<()> {
+) -> Result<(), TuiError> {
     let mut pacer = FramePacer::new(Instant::now(), region.frame_rate());
     let mut skipped = 0;
     loop {

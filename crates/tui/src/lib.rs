@@ -21,9 +21,11 @@
 
 mod app;
 pub mod draw;
+mod error;
 mod input;
 mod options;
 mod term;
 
 pub use app::{run, run_with_pilot, Pilot};
+pub use error::TuiError;
 pub use options::{TuiOptions, USAGE};

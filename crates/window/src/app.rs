@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
-use anyhow::{anyhow, Context as _};
+use crate::error::WindowError;
 use nestris_core::Buttons;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
@@ -39,7 +39,7 @@ use nestris_replay::session::{session_path, Recording};
 /// With [`WindowOptions::replay`] set, the replay in that file is shown in the replay
 /// viewer instead ([`crate::play_replay`]; its region is the replay's own), and the
 /// config file, the data folder and the replay folder are not touched.
-pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
+pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
     if let Some(path) = options.replay.take() {
         let replay = nestris_replay::Replay::load(&path)?;
         return crate::viewer::play_replay(
@@ -58,8 +58,8 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
         storage::load_high_scores(&scores_path).or_warn("the high-score table", &scores_path);
     let settings = storage::load_settings(&settings_path).or_warn("the settings", &settings_path);
 
-    let event_loop = EventLoop::new()
-        .map_err(|e| anyhow!("no display available: {}", without_source_location(&e)))?;
+    let event_loop =
+        EventLoop::new().map_err(|e| WindowError::NoDisplay(without_source_location(&e)))?;
 
     let recording = match std::fs::create_dir_all(&options.replay_dir) {
         Ok(()) => Some(
@@ -88,7 +88,7 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
         StatusFile::from_env(),
     );
     session.set_crash_mode(options.crash_mode);
-    let pacing_log = PacingLog::from_env().context("cannot create the pacing log")?;
+    let pacing_log = PacingLog::from_env().map_err(WindowError::PacingLog)?;
     let (w, h) = session.canvas_size();
     let mut app = App {
         canvas: Canvas::new(w, h),
@@ -116,7 +116,7 @@ pub fn run(mut options: WindowOptions) -> anyhow::Result<()> {
     if let Some(e) = app.error {
         return Err(e);
     }
-    result.map_err(|e| anyhow!("the window's event loop failed: {e}"))
+    result.map_err(|e| WindowError::EventLoop(e.to_string()))
 }
 
 /// The window and everything it drives.
@@ -135,13 +135,13 @@ struct App {
     settings_path: PathBuf,
     scale: u32,
     title: &'static str,
-    error: Option<anyhow::Error>,
+    error: Option<WindowError>,
     done: bool,
 }
 
 impl App {
     /// Stops the loop with an error to report.
-    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: WindowError) {
         if self.error.is_none() {
             self.error = Some(e);
         }
@@ -167,7 +167,7 @@ impl App {
         }
     }
 
-    fn open_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+    fn open_window(&mut self, event_loop: &ActiveEventLoop) -> crate::error::Result<()> {
         self.screen = Some(Screen::open(
             event_loop,
             self.title,
@@ -215,7 +215,7 @@ impl App {
     }
 
     /// Draws the picture, scaled to the window, and shows it.
-    fn present(&mut self) -> anyhow::Result<()> {
+    fn present(&mut self) -> crate::error::Result<()> {
         let Some(screen) = &mut self.screen else {
             return Ok(());
         };

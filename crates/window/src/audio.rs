@@ -101,15 +101,16 @@ fn sound_available() -> bool {
     true
 }
 
-fn open(rx: Receiver<Sfx>, volume: f32, muted: Arc<AtomicBool>) -> anyhow::Result<Stream> {
+/// Why there is no sound, in a few words.
+type NoSound = String;
+
+fn open(rx: Receiver<Sfx>, volume: f32, muted: Arc<AtomicBool>) -> Result<Stream, NoSound> {
     if !sound_available() {
-        anyhow::bail!("no sound card or sound server found");
+        return Err("no sound card or sound server found".into());
     }
     let host = cpal::default_host();
-    let device = host
-        .default_output_device()
-        .ok_or_else(|| anyhow::anyhow!("no output device"))?;
-    let supported = device.default_output_config()?;
+    let device = host.default_output_device().ok_or("no output device")?;
+    let supported = device.default_output_config().map_err(|e| e.to_string())?;
     let format = supported.sample_format();
     let mut config: StreamConfig = supported.config();
     // A short buffer keeps the sound close to its frame (about 11 ms at 48 kHz); a
@@ -130,7 +131,7 @@ fn open(rx: Receiver<Sfx>, volume: f32, muted: Arc<AtomicBool>) -> anyhow::Resul
         }
         Err(e) => return Err(e),
     };
-    stream.play()?;
+    stream.play().map_err(|e| e.to_string())?;
     Ok(stream)
 }
 
@@ -149,17 +150,21 @@ fn build_any(
     config: &StreamConfig,
     format: SampleFormat,
     shared: &Shared,
-) -> anyhow::Result<Stream> {
+) -> Result<Stream, NoSound> {
     match format {
         SampleFormat::F32 => build::<f32>(device, config, shared),
         SampleFormat::I16 => build::<i16>(device, config, shared),
         SampleFormat::U16 => build::<u16>(device, config, shared),
         SampleFormat::I32 => build::<i32>(device, config, shared),
-        other => anyhow::bail!("unsupported sample format {other}"),
+        other => Err(format!("unsupported sample format {other}")),
     }
 }
 
-fn build<T>(device: &cpal::Device, config: &StreamConfig, shared: &Shared) -> anyhow::Result<Stream>
+fn build<T>(
+    device: &cpal::Device,
+    config: &StreamConfig,
+    shared: &Shared,
+) -> Result<Stream, NoSound>
 where
     T: SizedSample + FromSample<f32>,
 {
@@ -168,28 +173,30 @@ where
     let mut mono = Vec::new();
     let rx = Arc::clone(&shared.rx);
     let muted = Arc::clone(&shared.muted);
-    let stream = device.build_output_stream(
-        config,
-        move |data: &mut [T], _| {
-            // Only this callback ever takes the lock.
-            if let Ok(rx) = rx.try_lock() {
-                while let Ok(sfx) = rx.try_recv() {
-                    synth.play(sfx);
+    let stream = device
+        .build_output_stream(
+            config,
+            move |data: &mut [T], _| {
+                // Only this callback ever takes the lock.
+                if let Ok(rx) = rx.try_lock() {
+                    while let Ok(sfx) = rx.try_recv() {
+                        synth.play(sfx);
+                    }
                 }
-            }
-            if muted.load(Ordering::Relaxed) {
-                synth.silence();
-            }
-            let frames = data.len() / channels;
-            mono.resize(frames, 0.0);
-            synth.render(&mut mono);
-            for (out, &s) in data.chunks_mut(channels).zip(&mono) {
-                out.fill(T::from_sample(s));
-            }
-        },
-        |e| eprintln!("nestris: sound device error: {e}"),
-        None,
-    )?;
+                if muted.load(Ordering::Relaxed) {
+                    synth.silence();
+                }
+                let frames = data.len() / channels;
+                mono.resize(frames, 0.0);
+                synth.render(&mut mono);
+                for (out, &s) in data.chunks_mut(channels).zip(&mono) {
+                    out.fill(T::from_sample(s));
+                }
+            },
+            |e| eprintln!("nestris: sound device error: {e}"),
+            None,
+        )
+        .map_err(|e| e.to_string())?;
     Ok(stream)
 }
 

@@ -27,6 +27,7 @@ mod app;
 mod audio;
 mod canvas;
 pub mod config;
+mod error;
 mod font;
 mod gamepad;
 pub mod hud;
@@ -41,6 +42,7 @@ mod status;
 pub mod viewer;
 
 pub use app::run;
+pub use error::WindowError;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
 pub use viewer::{play_replay, ReplayViewerOptions};

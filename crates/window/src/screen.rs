@@ -4,7 +4,7 @@
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
-use anyhow::anyhow;
+use crate::error::WindowError;
 use softbuffer::{Context, Surface};
 use winit::dpi::PhysicalSize;
 use winit::event_loop::ActiveEventLoop;
@@ -40,7 +40,7 @@ impl Screen {
         (w, h): (usize, usize),
         scale: u32,
         fullscreen: bool,
-    ) -> anyhow::Result<Screen> {
+    ) -> crate::error::Result<Screen> {
         let (w, h) = (w as u32, h as u32);
         let mut attrs = Window::default_attributes()
             .with_title(title)
@@ -51,15 +51,15 @@ impl Screen {
             attrs = attrs.with_fullscreen(Some(Fullscreen::Borderless(None)));
         }
         let window = Rc::new(event_loop.create_window(attrs).map_err(|e| {
-            anyhow!(
-                "no display available: cannot open a window: {}",
+            WindowError::NoDisplay(format!(
+                "cannot open a window: {}",
                 without_source_location(&e)
-            )
+            ))
         })?);
         let context = Context::new(Rc::clone(&window))
-            .map_err(|e| anyhow!("no display available: cannot draw to the display: {e}"))?;
+            .map_err(|e| WindowError::NoDisplay(format!("cannot draw to the display: {e}")))?;
         let surface = Surface::new(&context, Rc::clone(&window))
-            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
+            .map_err(|e| WindowError::Draw(format!("draw to the window: {e}")))?;
         Ok(Screen {
             window,
             surface,
@@ -76,7 +76,7 @@ impl Screen {
     }
 
     /// Shows `canvas`, scaled to the window (nothing while the window is minimised).
-    pub fn present(&mut self, canvas: &Canvas) -> anyhow::Result<()> {
+    pub fn present(&mut self, canvas: &Canvas) -> crate::error::Result<()> {
         let size = self.window.inner_size();
         let (Some(w), Some(h)) = (NonZeroU32::new(size.width), NonZeroU32::new(size.height)) else {
             return Ok(());
@@ -84,18 +84,18 @@ impl Screen {
         if self.size != (size.width, size.height) {
             self.surface
                 .resize(w, h)
-                .map_err(|e| anyhow!("cannot resize the picture: {e}"))?;
+                .map_err(|e| WindowError::Draw(format!("resize the picture: {e}")))?;
             self.size = (size.width, size.height);
         }
         let mut buffer = self
             .surface
             .buffer_mut()
-            .map_err(|e| anyhow!("cannot draw to the window: {e}"))?;
+            .map_err(|e| WindowError::Draw(format!("draw to the window: {e}")))?;
         canvas.scale_into(&mut buffer, size.width as usize, size.height as usize);
         self.window.pre_present_notify();
         buffer
             .present()
-            .map_err(|e| anyhow!("cannot show the picture: {e}"))
+            .map_err(|e| WindowError::Draw(format!("show the picture: {e}")))
     }
 
     /// The canvas point under the window position (x, y), as [`Canvas::canvas_point`].

@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::anyhow;
+use crate::error::WindowError;
 use nestris_core::{DemoData, Region};
 use nestris_render::{Frame, HEIGHT, WIDTH};
 use nestris_replay::{DemoSource, Replay};
@@ -95,7 +95,7 @@ pub fn demo_for(
 /// `game_mode=4 play_state=1 level=0 lines=0 score=0 frames=N total=T speed=1
 /// paused=0 verified=pending` (`verified` becomes `yes`, `no` or `unknown` once the
 /// end has been reached), and `exited` is added when the viewer closes.
-pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> anyhow::Result<()> {
+pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> crate::error::Result<()> {
     let region = replay.start.region();
     let (demo, notice) = demo_for(replay.demo, options.rom_demo);
     if notice.is_some() {
@@ -104,8 +104,8 @@ pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> anyhow::Resu
              given (--rom): playing it with the built-in demo instead"
         );
     }
-    let event_loop = EventLoop::new()
-        .map_err(|e| anyhow!("no display available: {}", without_source_location(&e)))?;
+    let event_loop =
+        EventLoop::new().map_err(|e| WindowError::NoDisplay(without_source_location(&e)))?;
     let playback = Playback::new(replay, demo, options.hud);
     let mut viewer = Viewer::new(playback, notice, region);
     viewer.scale = options.scale.clamp(1, 8);
@@ -116,7 +116,7 @@ pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> anyhow::Resu
     if let Some(e) = viewer.error {
         return Err(e);
     }
-    result.map_err(|e| anyhow!("the window's event loop failed: {e}"))
+    result.map_err(|e| WindowError::EventLoop(e.to_string()))
 }
 
 /// What a key does in the viewer.
@@ -197,7 +197,7 @@ struct Viewer {
     dirty: bool,
     status: Option<StatusFile>,
     status_written: Option<Instant>,
-    error: Option<anyhow::Error>,
+    error: Option<WindowError>,
     done: bool,
 }
 
@@ -374,7 +374,7 @@ impl Viewer {
         }
     }
 
-    fn present(&mut self) -> anyhow::Result<()> {
+    fn present(&mut self) -> crate::error::Result<()> {
         if self.screen.is_none() {
             return Ok(());
         }
@@ -385,7 +385,7 @@ impl Viewer {
         }
     }
 
-    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: WindowError) {
         if self.error.is_none() {
             self.error = Some(e);
         }
