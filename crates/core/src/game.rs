@@ -592,9 +592,9 @@ impl Game {
                 s.row_y = s.row_y.wrapping_add(1);
                 ev.set(FrameEvents::LINE_CLEAR_STEP);
                 if (s.row_y.wrapping_sub(5) as i8) >= 0 {
+                    // From the next frame the picture is redrawn from RAM, four rows a
+                    // frame from the top; `cleared` keeps what the rest still shows.
                     s.play_state = s.play_state.wrapping_add(1);
-                    // The picture is redrawn from RAM from here on.
-                    s.cleared = crate::view::Cleared::default();
                 }
             }
             s.vram_row = 0;

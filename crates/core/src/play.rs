@@ -309,6 +309,8 @@ impl Game {
             return fit + cy::LOCK_WAIT;
         }
         let s = &mut self.s;
+        // The last clear's picture has been redrawn (the spawn waited for it).
+        s.cleared = crate::view::Cleared::default();
         let base = s.y.wrapping_mul(10).wrapping_add(s.x);
         let tile = ORIENTATION_TILE[s.piece as usize % 20];
         for &(dr, dc) in &ORIENTATION_CELLS[s.piece as usize % 20] {

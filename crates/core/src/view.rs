@@ -348,19 +348,47 @@ impl Snapshot {
     /// picture keeps the board as the lock left it until the line-clear animation has
     /// blanked the completed rows from the centre outwards: step k blanks columns 4-k
     /// and 5+k. A completed row 0 is stored as "no row", and the animation skips it.
+    ///
+    /// After the animation the interrupt redraws the board from RAM, four rows a frame
+    /// from the top (`vramRow`): until it is done, the rows below the redrawn ones still
+    /// show the lock's board with the completed rows blank.
     pub fn shown_board(&self) -> Board {
-        if !self.clearing_shown() {
-            return Board::of(&self.playfield.0);
-        }
-        let mut b = Board::of(&self.cleared.undo(&self.playfield).0);
-        if self.phase() == PlayState::ClearAnimation {
-            let k = usize::from(self.row_y.min(5));
-            for &row in self.completed_row.iter().filter(|&&r| r != 0 && r < 20) {
-                let base = usize::from(row) * 10;
-                b.0[base + 5 - k..base + 5 + k].fill(TILE_EMPTY);
+        if self.clearing_shown() {
+            let mut b = Board::of(&self.cleared.undo(&self.playfield).0);
+            if self.phase() == PlayState::ClearAnimation {
+                self.blank_completed(&mut b, usize::from(self.row_y.min(5)));
             }
+            return b;
+        }
+        let mut b = Board::of(&self.playfield.0);
+        if self.redrawing_after_clear() {
+            let mut old = Board::of(&self.cleared.undo(&self.playfield).0);
+            self.blank_completed(&mut old, 5);
+            let from = usize::from(self.vram_row) * 10;
+            b.0[from..].copy_from_slice(&old.0[from..]);
         }
         b
+    }
+
+    /// Blanks columns 4-k .. 5+k of the completed rows (step k of the animation; a
+    /// completed row 0 is stored as "no row", and the animation skips it).
+    fn blank_completed(&self, b: &mut Board, k: usize) {
+        for &row in self.completed_row.iter().filter(|&&r| r != 0 && r < 20) {
+            let base = usize::from(row) * 10;
+            b.0[base + 5 - k..base + 5 + k].fill(TILE_EMPTY);
+        }
+    }
+
+    /// True between the animation's end and the end of the redraw that follows it.
+    #[inline]
+    fn redrawing_after_clear(&self) -> bool {
+        self.cleared.count != 0
+            && self.vram_row < 20
+            && matches!(
+                self.phase(),
+                PlayState::Score | PlayState::GoalCheck | PlayState::Garbage | PlayState::Spawn
+            )
+            && self.playing_mode()
     }
 
     /// True while the screen shows the board before the rows noted in

@@ -27,6 +27,8 @@ fn the_shown_board_keeps_the_cleared_rows_until_the_animation_blanks_them() {
     let start = about_to_clear();
     let mut g = game(start.clone());
     let mut seen = Vec::new();
+    let mut redraw = Vec::new();
+    let mut pre: Option<Board> = None;
     for _ in 0..120 {
         let ev = g.step(Buttons::NONE);
         let s = g.state();
@@ -54,6 +56,28 @@ fn the_shown_board_keeps_the_cleared_rows_until_the_animation_blanks_them() {
                     }
                 }
                 seen.push((s.play_state, s.row_y));
+                pre.get_or_insert(shown);
+            }
+            // After the animation the redraw comes down from the top, four rows a frame:
+            // below it the picture still has the blank rows and row 17's block.
+            _ if s.play_state >= 5 && s.vram_row < 20 => {
+                let from = usize::from(s.vram_row);
+                let ram = Board::of(&s.playfield.0);
+                for row in 0..20 {
+                    for col in 0..10 {
+                        let want = match row {
+                            r if r < from => ram.cell(r, col),
+                            18 | 19 => EMPTY,
+                            r => pre.expect("the row check was seen").cell(r, col),
+                        };
+                        assert_eq!(
+                            shown.cell(row, col),
+                            want,
+                            "row {row} col {col} from {from}"
+                        );
+                    }
+                }
+                redraw.push(s.vram_row);
             }
             _ => assert_eq!(shown, Board::of(&s.playfield.0), "{:?}", s.phase()),
         }
@@ -62,13 +86,21 @@ fn the_shown_board_keeps_the_cleared_rows_until_the_animation_blanks_them() {
         }
     }
     assert!(seen.contains(&(4, 4)), "{seen:?}");
+    assert_eq!(redraw, [0, 4, 8, 12, 16], "the redraw, frame by frame");
+    assert_eq!(
+        pre.map(|b| b.cell(17, 4)),
+        Some(0x7C),
+        "row 17's block, before it fell"
+    );
     // After it, the screen is RAM again: the block of row 17 sits in row 19.
     assert_eq!(g.state().shown_board().cell(19, 4), 0x7C);
-    assert_eq!(
-        g.state().cleared,
-        nestris_core::view::Cleared::default(),
-        "nothing kept after the clear"
-    );
+    // What was kept for the picture goes at the next lock.
+    for _ in 0..200 {
+        if g.step(Buttons::DOWN).has(FrameEvents::LOCKED) {
+            break;
+        }
+    }
+    assert_eq!(g.state().cleared, nestris_core::view::Cleared::default());
 }
 
 /// The tile of the I piece.
