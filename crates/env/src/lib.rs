@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod config;
+pub mod evaluate;
 pub mod frame;
 pub mod obs;
 pub mod placement;

@@ -9,12 +9,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::invalid_argument;
-use crate::eval::policy_rng;
 use crate::game::PyGame;
 use crate::options::{int_in, type_name};
 use crate::penv::{model_dict, PlacementEnv};
 use crate::placement::{model_hz, parse_model};
-use nestris_env::frame::SplitMix;
+use nestris_env::evaluate::{GameResult, PlayError};
 use nestris_env::placement::{PlacementConfig, PlacementEpisode};
 
 /// The placement of `ep`'s current piece that `ai` chooses: the index of its action,
@@ -282,50 +281,23 @@ enum Policy {
     Random,
 }
 
-/// The result of one placement-level game.
-struct GameResult {
-    seed: u64,
-    score: u32,
-    lines: u32,
-    level: u8,
-    steps: u64,
-    frames: u64,
-    total_reward: f64,
-    terminated: bool,
-}
-
-fn play(
+/// One placement-level game with `policy`.
+fn play_one(
     cfg: &PlacementConfig,
     policy: &mut Policy,
     seed: u64,
     max_steps: u64,
     mg: &mut MoveGen,
 ) -> Result<GameResult, String> {
-    let mut ep = PlacementEpisode::new(cfg, Some(seed), mg);
-    let mut rng: SplitMix = policy_rng(seed);
-    let mut total = 0.0;
-    while !ep.ended && ep.steps < max_steps {
-        let a = match policy {
-            Policy::Ai(ai) => choose_index(ai, &ep).ok_or_else(|| {
-                "the AI's placement is not among the environment's (another input model)"
-                    .to_string()
-            })?,
-            Policy::Random => rng.below(ep.num_choices()),
-        };
-        match ep.step(cfg, a, mg) {
-            Ok(r) => total += r.reward,
-            Err(d) => return Err(format!("{d:?}")),
-        }
-    }
-    Ok(GameResult {
-        seed,
-        score: ep.score(),
-        lines: ep.lines(),
-        level: ep.game.state().level,
-        steps: ep.steps,
-        frames: ep.frames,
-        total_reward: total,
-        terminated: ep.ended,
+    nestris_env::evaluate::play(cfg, seed, max_steps, mg, |ep, rng| match policy {
+        Policy::Ai(ai) => choose_index(ai, ep).ok_or_else(|| {
+            "the AI's placement is not among the environment's (another input model)".to_string()
+        }),
+        Policy::Random => Ok(rng.below(ep.num_choices())),
+    })
+    .map_err(|e| match e {
+        PlayError::Policy(why) => why,
+        PlayError::Step(d) => format!("{d:?}"),
     })
 }
 
@@ -392,7 +364,7 @@ pub fn play_placements<'py>(
         let mut mg = MoveGen::new();
         seeds
             .iter()
-            .map(|s| play(&cfg, &mut pol, *s, max_steps, &mut mg))
+            .map(|s| play_one(&cfg, &mut pol, *s, max_steps, &mut mg))
             .collect()
     });
     let results = results.map_err(crate::errors::NestrisError::new_err)?;

@@ -6,7 +6,7 @@ use pyo3::types::PyDict;
 
 use crate::errors::invalid_argument;
 use crate::options::int_in;
-use nestris_env::frame::{EnvConfig, Episode, SplitMix};
+use nestris_env::evaluate::{play, GameResult};
 
 /// A built-in policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,56 +15,6 @@ enum Builtin {
     Random,
     /// Action 0 (no buttons) every step.
     Idle,
-}
-
-/// The result of one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GameResult {
-    /// The game's seed.
-    pub seed: u64,
-    /// Final score.
-    pub score: u32,
-    /// Final lines.
-    pub lines: u32,
-    /// Final level.
-    pub level: u8,
-    /// Steps taken.
-    pub steps: u64,
-    /// Frames run.
-    pub frames: u64,
-    /// Sum of the rewards.
-    pub total_reward: f64,
-    /// The game ended (top-out).
-    pub terminated: bool,
-}
-
-/// The generator of the random policy for the game of `seed`.
-pub fn policy_rng(seed: u64) -> SplitMix {
-    SplitMix(seed ^ 0xA076_1D64_78BD_642F)
-}
-
-fn play(cfg: &EnvConfig, policy: Builtin, seed: u64, max_steps: u64) -> GameResult {
-    let mut ep = Episode::new(cfg, Some(seed));
-    let mut rng = policy_rng(seed);
-    let n = cfg.actions.len();
-    let mut total = 0.0;
-    while !ep.ended && ep.steps < max_steps {
-        let a = match policy {
-            Builtin::Random => rng.below(n),
-            Builtin::Idle => 0,
-        };
-        total += ep.step(cfg, cfg.actions[a]).reward;
-    }
-    GameResult {
-        seed,
-        score: ep.score(),
-        lines: ep.lines(),
-        level: ep.game.state().level,
-        steps: ep.steps,
-        frames: ep.frames,
-        total_reward: total,
-        terminated: ep.ended,
-    }
 }
 
 /// Plays one game per seed with built-in ``policy`` (``"random"`` or ``"idle"``) and
@@ -120,7 +70,16 @@ pub fn play_builtin<'py>(
     let results: Vec<GameResult> = py.detach(|| {
         seeds
             .iter()
-            .map(|s| play(&cfg, builtin, *s, max_steps))
+            .map(|&s| {
+                let n = cfg.actions.len();
+                let Ok(r) = play(&cfg, s, max_steps, &mut (), |_, rng| {
+                    Ok::<i64, std::convert::Infallible>(match builtin {
+                        Builtin::Random => rng.below(n) as i64,
+                        Builtin::Idle => 0,
+                    })
+                });
+                r
+            })
             .collect()
     });
     results
