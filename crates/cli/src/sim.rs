@@ -159,8 +159,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     } else {
         let p = summary.score_percentiles;
         println!(
-            "games      {} ({} topped out) on {threads} thread(s)",
-            summary.games, summary.topped_out
+            "games      {} ({} topped out) on {} thread(s)",
+            summary.games,
+            summary.topped_out,
+            nestris_sim::pool::workers_for(threads, summary.games as usize)
         );
         println!(
             "frames     {} in {:.3} s: {:.1} M frames/s",

@@ -55,6 +55,49 @@ fn sim_runs_games_and_reports() {
 }
 
 #[test]
+fn sim_prints_hashes_as_hex_and_uses_no_more_threads_than_games() {
+    let out = nestris()
+        .args([
+            "sim",
+            "--games",
+            "2",
+            "--threads",
+            "100000",
+            "--policy",
+            "idle",
+            "--max-frames",
+            "200",
+            "--json",
+            "--per-game",
+        ])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let hash = &v["outcomes"][0]["state_hash"];
+    // A JSON number would round a 64-bit hash; 16 hex digits keep it.
+    assert!(
+        hash.as_str()
+            .is_some_and(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit())),
+        "{hash}"
+    );
+    nestris()
+        .args([
+            "sim",
+            "--games",
+            "2",
+            "--threads",
+            "100000",
+            "--policy",
+            "idle",
+            "--max-frames",
+            "200",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("on 2 thread(s)"));
+}
+
+#[test]
 fn sim_refuses_an_unknown_policy() {
     nestris()
         .args(["sim", "--policy", "fast"])

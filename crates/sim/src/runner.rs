@@ -84,8 +84,15 @@ pub struct GameOutcome {
     pub crashed: bool,
     /// The frame (from 0) of the crash.
     pub crash_frame: Option<u64>,
-    /// Hash of the final state.
+    /// Hash of the final state (serialized as 16 hex digits: a JSON number would lose
+    /// bits above 2^53 in most readers).
+    #[serde(serialize_with = "hex_u64")]
     pub state_hash: u64,
+}
+
+/// A 64-bit hash as the string of its 16 hex digits, as `replay --json` prints hashes.
+fn hex_u64<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:016x}"))
 }
 
 /// Plays one game from `setup` with `policy` until it tops out or `max_frames` pass.
