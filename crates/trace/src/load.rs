@@ -154,6 +154,16 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
             .as_str()
             .and_then(Buttons::parse)
             .ok_or_else(|| fail(n, format!("bad input {input_text}")))?;
+        // Frames are consecutive: a repeated or missing frame would compare the engine with
+        // the wrong frame of the cartridge, or skip one unseen.
+        if let Some(prev) = frames.last().map(|p: &Frame| p.f) {
+            if f != prev + 1 {
+                return Err(fail(
+                    n,
+                    format!("frame {f} follows frame {prev}: frames must be consecutive"),
+                ));
+            }
+        }
         let lag = obj.remove("lag").and_then(|v| v.as_bool());
         // A crash frame's CPU registers and interrupt count: the engine keeps no such thing;
         // its `crash` is compared.
@@ -166,6 +176,12 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
             fields: obj,
             lag,
         });
+    }
+    if frames.is_empty() {
+        return Err(fail(
+            1,
+            "no frames after the header: nothing to check".into(),
+        ));
     }
     Ok(Trace {
         name: name.to_string(),
@@ -182,4 +198,39 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
         .step_by(2)
         .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Trace, TraceError> {
+        load_reader("t", text.as_bytes())
+    }
+
+    const HEADER: &str = "{\"type\":\"header\"}\n";
+
+    #[test]
+    fn frames_are_consecutive_and_there_is_at_least_one() {
+        let ok = read(&format!(
+            "{HEADER}{{\"f\":5,\"in\":\".\"}}\n{{\"f\":6,\"in\":\"L\"}}\n"
+        ));
+        assert_eq!(ok.unwrap().frames.len(), 2);
+        for (body, want) in [
+            ("", "no frames"),
+            (
+                "{\"f\":0,\"in\":\".\"}\n{\"f\":0,\"in\":\".\"}\n",
+                "frame 0 follows frame 0",
+            ),
+            (
+                "{\"f\":0,\"in\":\".\"}\n{\"f\":2,\"in\":\".\"}\n",
+                "frame 2 follows frame 0",
+            ),
+        ] {
+            let e = read(&format!("{HEADER}{body}")).unwrap_err().to_string();
+            assert!(e.contains(want), "{e}");
+        }
+        let e = read("{\"f\":0,\"in\":\".\"}\n").unwrap_err().to_string();
+        assert!(e.contains("not a header"), "{e}");
+    }
 }
