@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::{DemoSource, Replay, Start};
-use nestris_core::{Buttons, CrashMode, DemoData, Region};
+use nestris_core::{Buttons, CrashMode, DemoData, Game, Region};
 
 /// How often the replay is saved while playing.
 pub const SAVE_EVERY: Duration = Duration::from_secs(5);
@@ -17,7 +17,7 @@ pub const SAVE_EVERY: Duration = Duration::from_secs(5);
 #[derive(Debug)]
 pub struct Recording {
     path: PathBuf,
-    region: Region,
+    start: Start,
     demo: Option<DemoData>,
     crash_mode: CrashMode,
     inputs: Vec<Buttons>,
@@ -71,12 +71,12 @@ pub fn session_path(dir: &Path, at: SystemTime) -> PathBuf {
 
 /// The replay file's bytes for these inputs.
 fn replay_bytes(
-    region: Region,
+    start: Start,
     demo: Option<&DemoData>,
     crash_mode: CrashMode,
     inputs: Vec<Buttons>,
 ) -> Vec<u8> {
-    let mut r = Replay::new(Start::PowerOn(region));
+    let mut r = Replay::new(start);
     r.crash_mode = crash_mode;
     r.inputs = inputs;
     match demo {
@@ -94,7 +94,7 @@ impl Recording {
     pub fn new(path: PathBuf, region: Region, demo: Option<DemoData>) -> Recording {
         Recording {
             path,
-            region,
+            start: Start::PowerOn(region),
             demo,
             crash_mode: CrashMode::default(),
             inputs: Vec::new(),
@@ -108,6 +108,20 @@ impl Recording {
     /// at power-on; the default is the cartridge's).
     pub fn with_crash_mode(mut self, mode: CrashMode) -> Recording {
         self.crash_mode = mode;
+        self
+    }
+
+    /// The recording of a session whose first frame is stepped from `game`: a plain
+    /// power-on is stored as one, anything else (a power-on with a kept high-score table in
+    /// its memory) as the whole state, so that the replay plays the session's game and not
+    /// one from another table.
+    pub fn starting_from(mut self, game: &Game) -> Recording {
+        let region = game.state().region;
+        self.start = if *game == Game::power_on(region) {
+            Start::PowerOn(region)
+        } else {
+            Start::Snapshot(Box::new(game.snapshot()))
+        };
         self
     }
 
@@ -140,10 +154,10 @@ impl Recording {
             return;
         }
         self.saved_frames = self.inputs.len();
-        let (path, region, demo) = (self.path.clone(), self.region, self.demo.clone());
+        let (path, start, demo) = (self.path.clone(), self.start.clone(), self.demo.clone());
         let (mode, inputs) = (self.crash_mode, self.inputs.clone());
         self.worker = Some(std::thread::spawn(move || {
-            crate::write_atomically(&path, &replay_bytes(region, demo.as_ref(), mode, inputs))
+            crate::write_atomically(&path, &replay_bytes(start, demo.as_ref(), mode, inputs))
         }));
     }
 
@@ -169,7 +183,7 @@ impl Recording {
         }
         self.saved_frames = self.inputs.len();
         let bytes = replay_bytes(
-            self.region,
+            self.start.clone(),
             self.demo.as_ref(),
             self.crash_mode,
             self.inputs.clone(),
@@ -238,6 +252,36 @@ mod tests {
         let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(r.inputs.len(), 610);
         assert_eq!(rec.frames(), 610);
+    }
+
+    #[test]
+    fn a_session_with_a_kept_table_replays_from_that_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.nestris");
+        let mut snap = Game::power_on(Region::Ntsc).snapshot();
+        snap.flow.high_scores.scores[2] = [0x00, 0x01, 0x00]; // the lowest A-type entry: 100
+        let start = Game::from_snapshot(snap.clone()).unwrap();
+        let mut rec = Recording::new(path.clone(), Region::Ntsc, None).starting_from(&start);
+        let mut game = start.clone();
+        for i in 0..900u32 {
+            let b = if i % 40 == 0 {
+                Buttons::START
+            } else {
+                Buttons::NONE
+            };
+            game.step(b);
+            rec.push(b);
+        }
+        rec.finish().unwrap();
+        let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(r.start, Start::Snapshot(Box::new(snap)));
+        let (replayed, _) = r.play_with_demo(r.inputs.len(), &DemoData::BUILTIN);
+        assert_eq!(replayed, game, "the replay is the session's game");
+        assert!(r.verify().is_ok());
+        // A plain power-on stays one (small files, as before).
+        let plain =
+            Recording::new(path, Region::Pal, None).starting_from(&Game::power_on(Region::Pal));
+        assert_eq!(plain.start, Start::PowerOn(Region::Pal));
     }
 
     #[test]

@@ -72,6 +72,8 @@ impl Session {
         snapshot.flow.high_scores = high_scores;
         // The table is not validated, so this cannot fail; a power-on game is the fallback.
         let game = Game::from_snapshot(snapshot).unwrap_or_else(|_| Game::power_on(region));
+        // The replay starts from the table in the console's memory, not a default one.
+        let recording = recording.map(|r| r.starting_from(&game));
         Session {
             saved_scores: game.state().flow.high_scores.clone(),
             game,
@@ -414,6 +416,30 @@ mod tests {
         assert_eq!(r.inputs.len() as u64, s.frames());
         let summary = r.verify().unwrap();
         assert_eq!(summary.final_hash, s.game().state().state_hash());
+    }
+
+    #[test]
+    fn with_a_kept_table_the_replay_plays_the_session_s_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut table = HighScores::default();
+        table.scores[2] = [0x00, 0x01, 0x00]; // the lowest A-type entry: 100 points
+        let rec = Recording::new(dir.path().join("r.nestris"), Region::Ntsc, None);
+        let mut s = Session::new(
+            Region::Ntsc,
+            None,
+            false,
+            dir.path().join("highscores.json"),
+            table.clone(),
+            Some(rec),
+            None,
+        );
+        let t = to_play(&mut s, Instant::now());
+        run(&mut s, t, 300, Buttons::NONE);
+        s.finish();
+        let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
+        let (replayed, _) = r.play_with_demo(r.inputs.len(), &DemoData::BUILTIN);
+        assert_eq!(replayed.state().flow.high_scores, table);
+        assert_eq!(&replayed, s.game(), "the same game, table and all");
     }
 
     #[test]
