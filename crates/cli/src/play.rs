@@ -96,6 +96,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             dirs = nestris_host::Dirs::with_data_dir(dirs.config_path, d.clone());
         }
         let replay_dir = args.replay_dir.clone().unwrap_or(dirs.replay_dir);
+        // The window's high-score table too; the AI's games stay out of it.
+        let data_dir = pilot.is_none().then_some(dirs.data_dir);
         let rom_demo = match &args.rom {
             Some(rom) => Some(crate::replay::demo_tables(Some(rom)).context("--rom")?),
             None => None,
@@ -105,6 +107,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 region,
                 quick: args.quick,
                 replay_dir: Some(replay_dir),
+                data_dir,
                 rom_demo,
                 crash_mode: args.crash,
             },

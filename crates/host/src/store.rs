@@ -174,6 +174,83 @@ fn save_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
     nestris_replay::write_atomically(path, text.as_bytes())
 }
 
+/// The console switched on in `region` with `table` in its memory (the kept high scores
+/// a front end loaded).
+pub fn power_on_with(region: nestris_core::Region, table: HighScores) -> nestris_core::Game {
+    let mut snapshot = nestris_core::Game::power_on(region).snapshot();
+    snapshot.flow.high_scores = table;
+    // The table is not validated, so this cannot fail; a power-on game is the fallback.
+    nestris_core::Game::from_snapshot(snapshot)
+        .unwrap_or_else(|_| nestris_core::Game::power_on(region))
+}
+
+/// The least time between two saves of a changing table (name entry changes it letter by
+/// letter); the last change is always saved.
+pub const SCORE_SAVE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The one keeper of the high-score table for both front ends: it writes the engine's
+/// table when it changed (name entry), at most every [`SCORE_SAVE_INTERVAL`] unless
+/// forced, and warns once if it cannot. A keeper without a file keeps nothing (games the
+/// AI plays stay out of the player's table).
+#[derive(Clone, Debug)]
+pub struct ScoreKeeper {
+    path: Option<PathBuf>,
+    saved: HighScores,
+    pending: bool,
+    last_save: Option<std::time::Instant>,
+    warned: bool,
+}
+
+impl ScoreKeeper {
+    /// Reads the table at `path` (the defaults, with one warning, if it is damaged) and
+    /// keeps it there; returns the keeper and the table to start the console with.
+    pub fn open(path: PathBuf) -> (ScoreKeeper, HighScores) {
+        let table = load_high_scores(&path).or_warn("the high-score table", &path);
+        (ScoreKeeper::new(Some(path), table.clone()), table)
+    }
+
+    /// A keeper of `table` (the one the console starts with) in `path`, or nowhere.
+    pub fn new(path: Option<PathBuf>, table: HighScores) -> ScoreKeeper {
+        ScoreKeeper {
+            path,
+            saved: table,
+            pending: false,
+            last_save: None,
+            warned: false,
+        }
+    }
+
+    /// Notes the engine's table as it is at `now`, and writes it if it changed and a write
+    /// is due (or `force`, on exit).
+    pub fn keep(&mut self, table: &HighScores, now: std::time::Instant, force: bool) {
+        let Some(path) = &self.path else { return };
+        if *table != self.saved {
+            self.pending = true;
+        }
+        if !self.pending {
+            return;
+        }
+        let due = self
+            .last_save
+            .is_none_or(|t| now.duration_since(t) >= SCORE_SAVE_INTERVAL);
+        if !(due || force) {
+            return;
+        }
+        self.last_save = Some(now);
+        self.pending = false;
+        self.saved = table.clone();
+        if let Err(e) = save_high_scores(path, table) {
+            if !self.warned {
+                self.warned = true;
+                eprintln!(
+                    "nestris: warning: could not save the high scores to {}: {e}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +319,24 @@ mod tests {
         let d = dir.path().join("dir.json");
         std::fs::create_dir(&d).unwrap();
         assert!(matches!(load_high_scores(&d), Loaded::Corrupt(_)));
+    }
+
+    #[test]
+    fn the_keeper_writes_a_changed_table_and_a_keeper_without_a_file_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HIGH_SCORES_FILE);
+        let (mut k, start) = ScoreKeeper::open(path.clone());
+        assert_eq!(start, HighScores::default());
+        let t = std::time::Instant::now();
+        k.keep(&start, t, false);
+        assert!(!path.exists(), "unchanged: not written");
+        k.keep(&table(), t, false);
+        assert_eq!(load_high_scores(&path), Loaded::Found(table()));
+        let (_, again) = ScoreKeeper::open(path.clone());
+        assert_eq!(again, table());
+        let mut none = ScoreKeeper::new(None, HighScores::default());
+        none.keep(&table(), t, true);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

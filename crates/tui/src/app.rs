@@ -15,7 +15,9 @@ use crate::draw::{self, Overlay, View};
 use crate::input::{HoldMode, KeyState};
 use crate::options::TuiOptions;
 use crate::term::TerminalGuard;
+use nestris_core::flow::HighScores;
 use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
+use nestris_host::store::{power_on_with, ScoreKeeper, HIGH_SCORES_FILE};
 
 use crate::error::TuiError;
 
@@ -105,6 +107,8 @@ pub(crate) struct Session {
     pilot: Option<Pilot>,
     /// The demo's tables: the user's cartridge's (`--rom`) or nestris's own.
     demo: DemoData,
+    /// The kept high-score table.
+    scores: ScoreKeeper,
 }
 
 impl std::fmt::Debug for Session {
@@ -121,8 +125,14 @@ impl std::fmt::Debug for Session {
 
 impl Session {
     pub(crate) fn new(options: TuiOptions, hold_mode: HoldMode) -> Session {
-        let mut game = Game::power_on(options.region);
-        game.set_crash_mode(options.crash_mode);
+        let (scores, table) = match &options.data_dir {
+            Some(dir) => ScoreKeeper::open(dir.join(HIGH_SCORES_FILE)),
+            None => (
+                ScoreKeeper::new(None, HighScores::default()),
+                HighScores::default(),
+            ),
+        };
+        let mut game = power_on_with(options.region, table);
         let view = View {
             hold_estimated: hold_mode == HoldMode::Estimated,
             ..View::default()
@@ -138,7 +148,8 @@ impl Session {
                             options.region,
                             options.rom_demo.clone(),
                         )
-                        .with_crash_mode(options.crash_mode),
+                        .with_crash_mode(options.crash_mode)
+                        .starting_from(&game),
                     ),
                     Err(e) => {
                         eprintln!(
@@ -148,9 +159,11 @@ impl Session {
                         None
                     }
                 });
+        game.set_crash_mode(options.crash_mode);
         Session {
             game,
             view,
+            scores,
             keys: KeyState::new(hold_mode),
             quick: options.quick,
             recording,
@@ -159,8 +172,10 @@ impl Session {
         }
     }
 
-    /// Saves the rest of the replay (on exit).
+    /// Saves the rest of the replay and the high scores (on exit).
     pub(crate) fn finish_recording(&mut self) {
+        self.scores
+            .keep(&self.game.state().flow.high_scores, Instant::now(), true);
         if let Some(r) = &mut self.recording {
             if let Err(e) = r.finish() {
                 eprintln!(
@@ -238,6 +253,8 @@ impl Session {
             r.push(buttons);
             r.tick(now);
         }
+        self.scores
+            .keep(&self.game.state().flow.high_scores, now, false);
     }
 }
 
@@ -398,6 +415,44 @@ mod tests {
         s.finish_recording();
         let replay = only_replay_in(&dir);
         assert_eq!(replay.demo, nestris_replay::DemoSource::Cartridge);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_kept_high_scores_are_loaded_saved_and_recorded() {
+        let dir = std::env::temp_dir().join(format!("nestris-tui-hs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join(HIGH_SCORES_FILE);
+        let mut table = HighScores::default();
+        table.scores[2] = [0x00, 0x01, 0x00];
+        nestris_host::store::save_high_scores(&path, &table).unwrap();
+        let options = TuiOptions {
+            replay_dir: Some(dir.join("replays")),
+            data_dir: Some(dir.clone()),
+            ..TuiOptions::default()
+        };
+        let mut s = Session::new(options, HoldMode::Reported);
+        assert_eq!(
+            s.game.state().flow.high_scores,
+            table,
+            "the window's table, loaded"
+        );
+        let mut t = Instant::now();
+        to_play(&mut s, &mut t);
+        // A change of the engine's table (as name entry makes) is written back.
+        let mut snap = s.game.snapshot();
+        snap.flow.high_scores.names[0] = [1; 6];
+        s.game = Game::from_snapshot(snap).unwrap();
+        frames(&mut s, &mut t, 2);
+        s.finish_recording();
+        let saved = nestris_host::store::load_high_scores(&path);
+        assert_eq!(
+            saved,
+            nestris_host::store::Loaded::Found(s.game.state().flow.high_scores.clone())
+        );
+        // The replay starts from the loaded table.
+        let replay = only_replay_in(&dir.join("replays"));
+        assert!(matches!(replay.start, nestris_replay::Start::Snapshot(_)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

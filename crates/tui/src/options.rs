@@ -17,6 +17,9 @@ pub struct TuiOptions {
     /// Where the session's replay is saved (one file per run, written every few seconds
     /// and on exit); `None` records nothing.
     pub replay_dir: Option<PathBuf>,
+    /// Where the high-score table is kept (`highscores.json`, shared with the window);
+    /// `None` keeps none (the console's own table each run).
+    pub data_dir: Option<PathBuf>,
     /// The demo's tables from the user's own cartridge image (`--rom`); `None` shows
     /// nestris's own demo.
     pub rom_demo: Option<DemoData>,
@@ -27,7 +30,7 @@ pub struct TuiOptions {
 
 /// The usage line of [`TuiOptions::from_args`].
 pub const USAGE: &str =
-    "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR] [--rom TETRIS.NES]";
+    "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR] [--data-dir DIR] [--rom TETRIS.NES]";
 
 impl TuiOptions {
     /// Checks the ranges the cartridge's menu allows.
@@ -60,6 +63,12 @@ impl TuiOptions {
                         .next()
                         .ok_or_else(|| format!("--replay-dir needs a folder\n{USAGE}"))?;
                     o.replay_dir = Some(PathBuf::from(dir));
+                }
+                "--data-dir" => {
+                    let dir = args
+                        .next()
+                        .ok_or_else(|| format!("--data-dir needs a folder\n{USAGE}"))?;
+                    o.data_dir = Some(PathBuf::from(dir));
                 }
                 "--rom" => {
                     let path = args
@@ -94,13 +103,17 @@ mod tests {
             TuiOptions::from_args(args("")).unwrap(),
             TuiOptions::default()
         );
-        let o = TuiOptions::from_args(args("--quick 15 --pal --replay-dir /tmp/r")).unwrap();
+        let o = TuiOptions::from_args(args(
+            "--quick 15 --pal --replay-dir /tmp/r --data-dir /tmp/d",
+        ))
+        .unwrap();
         assert_eq!(
             o,
             TuiOptions {
                 region: Region::Pal,
                 quick: Some(15),
                 replay_dir: Some(PathBuf::from("/tmp/r")),
+                data_dir: Some(PathBuf::from("/tmp/d")),
                 rom_demo: None,
                 crash_mode: nestris_core::CrashMode::Cartridge,
             }

@@ -82,7 +82,8 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         options.region,
         options.rom_demo.take(),
         options.hud,
-        scores_path,
+        // The autopilot's games stay out of the player's table.
+        options.ai.is_none().then_some(scores_path),
         high_scores,
         recording,
         StatusFile::from_env(),

@@ -6,7 +6,7 @@
 //! devices and the clock live in `app`, so everything here is tested headless.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use nestris_core::flow::HighScores;
 use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, Region};
@@ -16,12 +16,8 @@ use crate::canvas::Canvas;
 use crate::hud::{self, HudStats};
 use crate::sfx::{cues, Sfx};
 use crate::status::StatusFile;
-use nestris_host::store as storage;
+use nestris_host::store::ScoreKeeper;
 use nestris_replay::session::Recording;
-
-/// The least time between two saves of a changing high-score table (name entry
-/// changes it letter by letter); the last change is always saved.
-pub const SCORE_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Frames a message such as "SOUND OFF" stays on screen.
 const TOAST_FRAMES: u32 = 90;
@@ -43,11 +39,7 @@ pub struct Session {
     demo: Option<DemoData>,
     hud: Option<HudStats>,
     recording: Option<Recording>,
-    scores_path: PathBuf,
-    saved_scores: HighScores,
-    scores_pending: bool,
-    last_scores_save: Option<Instant>,
-    scores_warned: bool,
+    scores: ScoreKeeper,
     asking_quit: bool,
     toast: Option<(String, u32)>,
     status: Option<StatusFile>,
@@ -63,28 +55,22 @@ impl Session {
         region: Region,
         demo: Option<DemoData>,
         hud: bool,
-        scores_path: PathBuf,
+        scores_path: Option<PathBuf>,
         high_scores: HighScores,
         recording: Option<Recording>,
         status: Option<StatusFile>,
     ) -> Session {
-        let mut snapshot = Game::power_on(region).snapshot();
-        snapshot.flow.high_scores = high_scores;
-        // The table is not validated, so this cannot fail; a power-on game is the fallback.
-        let game = Game::from_snapshot(snapshot).unwrap_or_else(|_| Game::power_on(region));
+        let game = nestris_host::store::power_on_with(region, high_scores);
         // The replay starts from the table in the console's memory, not a default one.
         let recording = recording.map(|r| r.starting_from(&game));
+        let scores = ScoreKeeper::new(scores_path, game.state().flow.high_scores.clone());
         Session {
-            saved_scores: game.state().flow.high_scores.clone(),
             game,
             frame: Frame::new(),
             demo,
             hud: hud.then(HudStats::default),
             recording,
-            scores_path,
-            scores_pending: false,
-            last_scores_save: None,
-            scores_warned: false,
+            scores,
             asking_quit: false,
             toast: None,
             status,
@@ -188,33 +174,10 @@ impl Session {
     }
 
     /// Saves the high-score table when the engine's copy changed (at most once per
-    /// [`SCORE_SAVE_INTERVAL`] unless `force`).
+    /// [`nestris_host::store::SCORE_SAVE_INTERVAL`] unless `force`).
     fn keep_high_scores(&mut self, now: Instant, force: bool) {
-        let table = &self.game.state().flow.high_scores;
-        if *table != self.saved_scores {
-            self.scores_pending = true;
-        }
-        if !self.scores_pending {
-            return;
-        }
-        let due = self
-            .last_scores_save
-            .is_none_or(|t| now.duration_since(t) >= SCORE_SAVE_INTERVAL);
-        if !(due || force) {
-            return;
-        }
-        self.last_scores_save = Some(now);
-        self.scores_pending = false;
-        self.saved_scores = table.clone();
-        if let Err(e) = storage::save_high_scores(&self.scores_path, table) {
-            if !self.scores_warned {
-                self.scores_warned = true;
-                eprintln!(
-                    "nestris: warning: could not save the high scores to {}: {e}",
-                    self.scores_path.display()
-                );
-            }
-        }
+        self.scores
+            .keep(&self.game.state().flow.high_scores, now, force);
     }
 
     /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
@@ -267,6 +230,7 @@ mod tests {
     use super::*;
     use nestris_host::store::Loaded;
     use nestris_replay::Replay;
+    use std::time::Duration;
 
     fn session(dir: &std::path::Path, hud: bool) -> Session {
         let rec = Recording::new(dir.join("r.nestris"), Region::Ntsc, None);
@@ -274,7 +238,7 @@ mod tests {
             Region::Ntsc,
             None,
             hud,
-            dir.join("highscores.json"),
+            Some(dir.join("highscores.json")),
             HighScores::default(),
             Some(rec),
             None,
@@ -428,7 +392,7 @@ mod tests {
             Region::Ntsc,
             None,
             false,
-            dir.path().join("highscores.json"),
+            Some(dir.path().join("highscores.json")),
             table.clone(),
             Some(rec),
             None,
@@ -451,7 +415,7 @@ mod tests {
             Region::Pal,
             Some(DemoData::BUILTIN),
             false,
-            dir.path().join("highscores.json"),
+            Some(dir.path().join("highscores.json")),
             table.clone(),
             None,
             None,
@@ -465,7 +429,7 @@ mod tests {
         snap.flow.high_scores.names[0] = [1; 6];
         s.game = Game::from_snapshot(snap).unwrap();
         let t = run(&mut s, t, 1, Buttons::NONE);
-        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+        let Loaded::Found(saved) = nestris_host::store::load_high_scores(&path) else {
             panic!("not saved");
         };
         assert_eq!(saved.names[0], [1; 6]);
@@ -474,12 +438,12 @@ mod tests {
         snap.flow.high_scores.names[0] = [2; 6];
         s.game = Game::from_snapshot(snap).unwrap();
         run(&mut s, t, 1, Buttons::NONE);
-        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+        let Loaded::Found(saved) = nestris_host::store::load_high_scores(&path) else {
             panic!()
         };
         assert_eq!(saved.names[0], [1; 6]);
         s.finish();
-        let Loaded::Found(saved) = storage::load_high_scores(&path) else {
+        let Loaded::Found(saved) = nestris_host::store::load_high_scores(&path) else {
             panic!()
         };
         assert_eq!(saved.names[0], [2; 6]);

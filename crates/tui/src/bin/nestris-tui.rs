@@ -9,7 +9,11 @@ fn main() -> ExitCode {
     let options = match nestris_tui::TuiOptions::from_args(std::env::args().skip(1)) {
         Ok(o) => o,
         Err(msg) => {
-            eprintln!("nestris-tui: {msg}\n{}", nestris_tui::USAGE);
+            if msg.contains("usage:") {
+                eprintln!("nestris-tui: {msg}");
+            } else {
+                eprintln!("nestris-tui: {msg}\n{}", nestris_tui::USAGE);
+            }
             return ExitCode::from(2);
         }
     };
