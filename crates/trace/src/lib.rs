@@ -86,6 +86,13 @@ pub fn check_in_mode(
     cartridge: Option<&nestris_core::Cartridge>,
     mode: nestris_core::CrashMode,
 ) -> Result<Outcome, TraceError> {
+    if trace.frames.is_empty() {
+        return Err(TraceError::Format {
+            name: trace.name.clone(),
+            line: 1,
+            message: "no frames after the header: nothing to check".into(),
+        });
+    }
     let video_frames = trace.header.is_power_on();
     let mut game = if video_frames {
         let region = match trace.header.fields.get("region").and_then(Value::as_str) {
