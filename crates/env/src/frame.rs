@@ -120,23 +120,7 @@ impl Episode {
     }
 }
 
-impl crate::vector::Episode for Episode {
-    fn game(&self) -> &Game {
-        &self.game
-    }
-    fn seed(&self) -> Option<u64> {
-        self.seed
-    }
-    fn steps(&self) -> u64 {
-        self.steps
-    }
-    fn frames(&self) -> u64 {
-        self.frames
-    }
-    fn ended(&self) -> bool {
-        self.ended
-    }
-}
+crate::vector::episode_progress!(Episode);
 
 impl Task for EnvConfig {
     type Episode = Episode;

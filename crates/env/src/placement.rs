@@ -10,7 +10,6 @@ use nestris_core::{Buttons, FrameEvents, Game};
 
 use crate::config::{GameOptions, ObsKind, Reward};
 use crate::frame::ENDING_EVENTS;
-use crate::obs::{self, CELLS, NUM_FEATURES, PIXEL_BYTES};
 use crate::vector::{take, Outcome, Split, Task};
 
 /// Size of the action space: at most this many placements are offered per piece.
@@ -335,19 +334,6 @@ impl PlacementEpisode {
         }
         placements[n * PLACEMENT_COLS..].fill(0);
     }
-
-    /// Writes the board and features (board observation) or the picture (pixels).
-    #[inline]
-    pub fn write_obs(&self, kind: ObsKind, board: &mut [u8], features: &mut [i32], px: &mut [u8]) {
-        let s = self.game.state();
-        match kind {
-            ObsKind::Board => {
-                obs::board(s, &mut board[..CELLS]);
-                obs::features(s, &mut features[..NUM_FEATURES]);
-            }
-            ObsKind::Pixels => obs::render(s, &mut px[..PIXEL_BYTES]),
-        }
-    }
 }
 
 /// Checks an action against the episode: an index of one of its placements (any index
@@ -375,23 +361,7 @@ pub fn check_action(ep: &PlacementEpisode, action: i64) -> Result<usize, String>
     })
 }
 
-impl crate::vector::Episode for PlacementEpisode {
-    fn game(&self) -> &Game {
-        &self.game
-    }
-    fn seed(&self) -> Option<u64> {
-        self.seed
-    }
-    fn steps(&self) -> u64 {
-        self.steps
-    }
-    fn frames(&self) -> u64 {
-        self.frames
-    }
-    fn ended(&self) -> bool {
-        self.ended
-    }
-}
+crate::vector::episode_progress!(PlacementEpisode);
 
 /// The placement task's own rows: the action mask, the placements' descriptions, how
 /// many there are, and the frames the last step ran.
@@ -408,7 +378,7 @@ pub struct ChoiceRows<'a> {
 }
 
 impl Split for ChoiceRows<'_> {
-    fn split_first(&mut self, k: usize, _: usize) -> Self {
+    fn split_first(&mut self, k: usize) -> Self {
         let m = MAX_PLACEMENTS;
         ChoiceRows {
             masks: take(&mut self.masks, k * m),

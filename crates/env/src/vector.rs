@@ -60,12 +60,37 @@ pub trait Episode: Send {
 /// Rows of a task's own outputs, split along with the common ones.
 pub trait Split: Send {
     /// Splits off the rows of the first `k` games.
-    fn split_first(&mut self, k: usize, of: usize) -> Self;
+    fn split_first(&mut self, k: usize) -> Self;
 }
 
 impl Split for () {
-    fn split_first(&mut self, _: usize, _: usize) {}
+    fn split_first(&mut self, _: usize) {}
 }
+
+/// [`Episode`] for a type with the fields `game`, `seed`, `steps`, `frames` and `ended`
+/// (both tasks' episodes keep them under these names).
+macro_rules! episode_progress {
+    ($ty:ty) => {
+        impl $crate::vector::Episode for $ty {
+            fn game(&self) -> &nestris_core::Game {
+                &self.game
+            }
+            fn seed(&self) -> Option<u64> {
+                self.seed
+            }
+            fn steps(&self) -> u64 {
+                self.steps
+            }
+            fn frames(&self) -> u64 {
+                self.frames
+            }
+            fn ended(&self) -> bool {
+                self.ended
+            }
+        }
+    };
+}
+pub(crate) use episode_progress;
 
 /// An environment: how its episodes start and what one step of one does.
 pub trait Task: Sync {
@@ -176,7 +201,7 @@ impl<'a, T: Task> Rows<'a, T> {
         );
         let out = Rows {
             offset: self.offset,
-            extra: self.extra.split_first(k, n),
+            extra: self.extra.split_first(k),
             eps: take(&mut self.eps, k),
             needs_reset: take(&mut self.needs_reset, k),
             boards: take(&mut self.boards, nb),
