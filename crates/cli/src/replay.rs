@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_core::{bcd, DemoData};
-use nestris_replay::{Replay, Start};
+use nestris_replay::{Replay, Start, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -34,11 +34,19 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub rom: Option<PathBuf>,
     /// Play with this crash mode (cartridge, show, topout, off) instead of the one the
-    /// replay recorded (with --headless; the final state may then differ from the
-    /// recorded one).
+    /// replay recorded (with --headless). Another mode plays another game, so the replay
+    /// is then not verified (and the exit status does not depend on it).
     #[arg(long, value_name = "MODE", value_parser = crate::parse_crash_mode)]
     pub crash: Option<nestris_core::CrashMode>,
+    /// Exit 0 for a replay that proves nothing (an FCEUX movie, a file from before
+    /// format 2 that records only its final state, or none): without it such a replay
+    /// exits 3. A replay whose game differs from its record exits 1 either way.
+    #[arg(long)]
+    pub allow_unverified: bool,
 }
+
+/// The exit status of a replay that plays, but proves nothing, without --allow-unverified.
+const EXIT_UNPROVEN: u8 = 3;
 
 /// The demo tables to play with: the user's ROM's, or the built-in ones.
 pub fn demo_tables(rom: Option<&Path>) -> Result<DemoData> {
@@ -82,6 +90,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
+    let other_mode = args.crash.filter(|&m| m != replay.crash_mode);
     if let Some(mode) = args.crash {
         replay.crash_mode = mode;
     }
@@ -96,11 +105,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     let (game, summary) = replay.play_with_demo(frames, &demo);
-    let whole = frames == replay.inputs.len();
-    let verified = match (whole, replay.final_hash) {
-        (true, Some(h)) => Some(h == summary.final_hash),
-        _ => None,
-    };
+    // Another crash mode is another game: there is nothing of the record to compare.
+    let verdict = other_mode.is_none().then_some(summary.verdict);
     let s = game.state();
     let mode = s.mode().name();
     let ended = (s.in_game() && game.is_over()) || summary.games_ended > 0;
@@ -117,7 +123,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "game_mode": mode,
             "game_ended": ended,
             "final_hash": format!("{:016x}", summary.final_hash),
-            "verified": verified,
+            "verified": verdict.map(Verdict::is_proven),
+            "verdict": verdict.map(Verdict::word),
+            "verdict_detail": verdict.map(|v| v.to_string()),
             "crash_mode": replay.crash_mode.name(),
             "lag_frames": summary.lag_frames,
             "crashed": summary.crash_frame.is_some(),
@@ -149,15 +157,25 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             None => println!("crashed     no"),
         }
         println!("state hash  {:016x}", summary.final_hash);
-        match verified {
-            Some(true) => println!("verified    yes"),
-            Some(false) => println!("verified    NO: the recorded final state differs"),
-            None => println!("verified    -"),
+        match verdict {
+            Some(v) => println!("verified    {v}"),
+            None => println!(
+                "verified    - (played in crash mode {}, not the recorded one)",
+                replay.crash_mode
+            ),
         }
     }
-    Ok(if verified == Some(false) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    Ok(match verdict {
+        None => ExitCode::SUCCESS,
+        Some(Verdict::Differs(_)) => ExitCode::FAILURE,
+        Some(v) if v.is_proven() || args.allow_unverified => ExitCode::SUCCESS,
+        Some(v) => {
+            eprintln!(
+                "nestris: {} is not verified ({}); --allow-unverified accepts it",
+                args.file.display(),
+                v.word()
+            );
+            ExitCode::from(EXIT_UNPROVEN)
+        }
     })
 }

@@ -148,12 +148,22 @@ fn rng_prints_the_exhaustive_figures() {
 fn a_movie_replays_converts_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let fm2 = movie(dir.path());
+    // A movie records no result: it plays, but proves nothing.
     nestris()
         .args(["replay", "--headless"])
         .arg(&fm2)
         .assert()
+        .code(3)
+        .stdout(predicate::str::contains("start       power-on"))
+        .stderr(predicate::str::contains("--allow-unverified"));
+    nestris()
+        .args(["replay", "--headless", "--allow-unverified"])
+        .arg(&fm2)
+        .assert()
         .success()
-        .stdout(predicate::str::contains("start       power-on"));
+        .stdout(predicate::str::contains(
+            "unproven: the file records no result",
+        ));
     let rep = dir.path().join("s1.nestris");
     nestris()
         .args(["export", "--nestris"])
@@ -198,6 +208,73 @@ fn a_movie_replays_converts_and_verifies() {
         .assert()
         .success();
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+/// A format 1 replay (before proofs): 1,500 frames from power-on into a game.
+fn format1() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../replay/tests/data/format1-power-on.nestris")
+}
+
+#[test]
+fn only_a_replay_that_proves_its_game_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    // An old file proves only its final state: exit 3 unless allowed.
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(format1())
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "verified    unproven: the final state matches",
+        ));
+    nestris()
+        .args(["replay", "--headless", "--allow-unverified", "--json"])
+        .arg(format1())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"verdict\": \"final-only\""))
+        .stdout(predicate::str::contains("\"verified\": false"));
+    // Written again, it is format 2 and proves itself.
+    let new = dir.path().join("new.nestris");
+    let mut replay = nestris_replay::Replay::load(&format1()).unwrap();
+    replay.seal();
+    std::fs::write(&new, replay.to_bytes()).unwrap();
+    nestris()
+        .args(["replay", "--headless"])
+        .arg(&new)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified    yes: the inputs"));
+    // Its inputs edited on the legal screen (the game converges to the same end): not
+    // verified, even allowed, and the stretch of frames is named.
+    replay.inputs[100] = nestris_core::Buttons::A;
+    let edited = dir.path().join("edited.nestris");
+    std::fs::write(&edited, replay.to_bytes()).unwrap();
+    nestris()
+        .args(["replay", "--headless", "--allow-unverified"])
+        .arg(&edited)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "verified    NO: the inputs were changed after recording, in frames 1 to 300",
+        ));
+    // Part way, the checkpoints passed are checked.
+    nestris()
+        .args(["replay", "--headless", "--frames", "700"])
+        .arg(&new)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("yes, to frame 600"));
+    // Another crash mode is another game: not judged.
+    nestris()
+        .args(["replay", "--headless", "--crash", "off"])
+        .arg(&new)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "verified    - (played in crash mode off",
+        ));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The replay file's bytes (see `docs/REPLAY_FORMAT.md`): writing, and reading with an
 //! error that says what is wrong and at which byte.
 
+use crate::proof::{Checkpoint, Proof};
 use crate::{DemoSource, Replay, Start};
 use nestris_core::encode::{timing_len, ENCODED_LEN};
 use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
@@ -9,7 +10,11 @@ use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
 pub const MAGIC: [u8; 8] = *b"NESTRISR";
 
 /// The version of the layout written by this library (independent of the crate's version).
-pub const FORMAT_VERSION: u16 = 1;
+/// Version 2 added the proof (input hash and checkpoints); version 1 files still read.
+pub const FORMAT_VERSION: u16 = 2;
+
+/// The oldest layout this library reads.
+const OLDEST_VERSION: u16 = 1;
 
 /// Why a replay could not be read or did not verify.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -19,7 +24,7 @@ pub enum ReplayError {
     BadMagic,
     /// A newer or unknown layout.
     #[error(
-        "replay format version {0} is not supported (this program reads version {FORMAT_VERSION})"
+        "replay format version {0} is not supported (this program reads versions {OLDEST_VERSION} to {FORMAT_VERSION})"
     )]
     UnsupportedVersion(u16),
     /// The file ends early.
@@ -61,14 +66,9 @@ pub enum ReplayError {
     /// Bytes after the checksum.
     #[error("bad replay: {0} unexpected bytes after the end")]
     TrailingBytes(usize),
-    /// Playing the replay did not end in the recorded state.
-    #[error("replay does not verify: final state hash {actual:#018x}, recorded {expected:#018x}")]
-    HashMismatch {
-        /// The recorded hash.
-        expected: u64,
-        /// The hash after playing.
-        actual: u64,
-    },
+    /// Playing the replay did not play the game it records.
+    #[error("replay does not verify: {0}")]
+    Differs(#[from] crate::proof::Mismatch),
 }
 
 /// The most frames a replay may hold (about 25 days of play): a larger count in a
@@ -86,6 +86,8 @@ const FLAG_CRASH_MODE: u8 = 2;
 /// written before the block was stored; the game starts from the recordings' game-start
 /// timing, as after any `Snapshot::decode`).
 const FLAG_TIMING: u8 = 4;
+/// The proof follows the runs (format 2): the input log's hash and the checkpoints.
+const FLAG_PROOF: u8 = 8;
 
 impl Replay {
     /// The replay as bytes.
@@ -103,7 +105,10 @@ impl Replay {
         } else {
             0
         };
-        out.push(hash_flag | FLAG_CRASH_MODE | timing_flag);
+        // A proof is only written with the final hash it ends in.
+        let proof = self.proof.as_ref().filter(|_| self.final_hash.is_some());
+        let proof_flag = if proof.is_some() { FLAG_PROOF } else { 0 };
+        out.push(hash_flag | FLAG_CRASH_MODE | timing_flag | proof_flag);
         out.push(self.start.region() as u8);
         out.push(match self.demo {
             DemoSource::Builtin => 0,
@@ -141,6 +146,15 @@ impl Replay {
             out.push(b.bits());
             write_varint(&mut out, n);
         }
+        if let Some(p) = proof {
+            out.extend_from_slice(&p.interval.to_le_bytes());
+            out.extend_from_slice(&p.input_hash.to_le_bytes());
+            out.extend_from_slice(&(p.checkpoints.len() as u32).to_le_bytes());
+            for c in &p.checkpoints {
+                out.extend_from_slice(&c.state.to_le_bytes());
+                out.extend_from_slice(&c.inputs.to_le_bytes());
+            }
+        }
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
@@ -154,7 +168,7 @@ impl Replay {
         }
         r.at = 8;
         let version = r.u16("format version")?;
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(ReplayError::UnsupportedVersion(version));
         }
         // The checksum covers everything before it; check it before trusting lengths.
@@ -169,6 +183,7 @@ impl Replay {
                         data: body,
                         at: r.at,
                     },
+                    version,
                     true,
                 );
                 return Err(match parsed {
@@ -180,7 +195,7 @@ impl Replay {
                 data: body,
                 at: r.at,
             };
-            let replay = parse_body(&mut body_cursor, false)?;
+            let replay = parse_body(&mut body_cursor, version, false)?;
             if body_cursor.at != body.len() {
                 return Err(ReplayError::TrailingBytes(body.len() - body_cursor.at));
             }
@@ -194,10 +209,14 @@ impl Replay {
     }
 }
 
-fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> {
+fn parse_body(r: &mut Cursor<'_>, version: u16, lenient: bool) -> Result<Replay, ReplayError> {
     let flags_at = r.at;
     let flags = r.u8("flags")?;
-    if flags & !(FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING) != 0 {
+    let known = match version {
+        1 => FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING,
+        _ => FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING | FLAG_PROOF,
+    };
+    if flags & !known != 0 {
         return Err(ReplayError::BadField {
             what: "flags",
             value: flags as u64,
@@ -414,6 +433,18 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
             at: frames_at,
         });
     }
+    let proof = if flags & FLAG_PROOF != 0 {
+        if flags & FLAG_HASH == 0 {
+            return Err(ReplayError::BadField {
+                what: "flags (a proof without a final state hash)",
+                value: flags as u64,
+                at: flags_at,
+            });
+        }
+        Some(read_proof(r, frames)?)
+    } else {
+        None
+    };
     Ok(Replay {
         start,
         demo,
@@ -423,8 +454,46 @@ fn parse_body(r: &mut Cursor<'_>, lenient: bool) -> Result<Replay, ReplayError> 
         } else {
             None
         },
+        proof,
         metadata,
         crash_mode,
+    })
+}
+
+/// The proof after the runs: interval, input hash, and one checkpoint per full interval.
+fn read_proof(r: &mut Cursor<'_>, frames: u64) -> Result<Proof, ReplayError> {
+    let at = r.at;
+    let interval = r.u32("checkpoint interval")?;
+    if interval == 0 {
+        return Err(ReplayError::BadField {
+            what: "checkpoint interval",
+            value: 0,
+            at,
+        });
+    }
+    let input_hash = r.u64("input hash")?;
+    let at = r.at;
+    let count = r.u32("checkpoint count")? as u64;
+    // The count follows from the frames; each checkpoint's bytes must be in the file
+    // before any memory is reserved for them.
+    if count != frames / interval as u64 || count > (r.remaining() / 16) as u64 {
+        return Err(ReplayError::BadField {
+            what: "checkpoint count",
+            value: count,
+            at,
+        });
+    }
+    let mut checkpoints = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        checkpoints.push(Checkpoint {
+            state: r.u64("checkpoint state hash")?,
+            inputs: r.u64("checkpoint input hash")?,
+        });
+    }
+    Ok(Proof {
+        interval,
+        checkpoints,
+        input_hash,
     })
 }
 
@@ -512,6 +581,13 @@ impl<'a> Cursor<'a> {
 mod tests {
     use super::*;
 
+    /// Writes a fresh checksum over edited bytes, as an editor of a file would.
+    fn recrc(b: &mut [u8]) {
+        let n = b.len();
+        let crc = crc32fast::hash(&b[..n - 4]);
+        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    }
+
     fn small() -> Replay {
         let mut r = Replay::new(Start::Setup(GameSetup {
             level: 9,
@@ -539,10 +615,12 @@ mod tests {
         let r = small();
         let b = r.to_bytes();
         let hash = r.final_hash.unwrap().to_le_bytes();
+        let proof = r.proof.as_ref().unwrap();
+        assert!(proof.checkpoints.is_empty(), "6 frames: no checkpoint");
         let mut expected = Vec::new();
         expected.extend_from_slice(b"NESTRISR");
-        expected.extend_from_slice(&[1, 0]); // format version
-        expected.extend_from_slice(&[3, 0, 0]); // flags: hash, crash mode; NTSC; built-in demo
+        expected.extend_from_slice(&[2, 0]); // format version
+        expected.extend_from_slice(&[0x0B, 0, 0]); // flags: hash, crash mode, proof; NTSC; built-in demo
         expected.extend_from_slice(&[1, 0, 9, 0, 0, 0, 0x34, 0x12, 3, 7, 0]); // setup
         expected.push(0); // crash mode: cartridge
         expected.extend_from_slice(&[6, 0, 0, 0]); // frames
@@ -550,6 +628,16 @@ mod tests {
         expected.extend_from_slice(&[4, 0]);
         expected.extend_from_slice(b"test");
         expected.extend_from_slice(&[3, 0, 0, 0, 0x00, 2, 0x02, 3, 0x80, 1]); // runs
+        expected.extend_from_slice(&[0x2C, 1, 0, 0]); // checkpoint interval 300
+                                                      // FNV-1a of the joypad bytes 00 00 02 02 02 80.
+        let inputs = crate::proof::InputHash::default();
+        let inputs = [0u8, 0, 2, 2, 2, 0x80].iter().fold(inputs, |mut h, &b| {
+            h.push(b);
+            h
+        });
+        assert_eq!(proof.input_hash, inputs.value());
+        expected.extend_from_slice(&inputs.value().to_le_bytes());
+        expected.extend_from_slice(&[0, 0, 0, 0]); // no checkpoints
         let crc = crc32fast::hash(&expected);
         expected.extend_from_slice(&crc.to_le_bytes());
         assert_eq!(b, expected);
@@ -592,9 +680,7 @@ mod tests {
         let mut b = small().to_bytes();
         // The crash-mode byte: 4 is no mode.
         b[24] = 4;
-        let n = b.len();
-        let crc = crc32fast::hash(&b[..n - 4]);
-        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut b);
         assert!(matches!(
             Replay::from_bytes(&b),
             Err(ReplayError::BadField {
@@ -618,9 +704,7 @@ mod tests {
         let mut b = r.to_bytes();
         b[10] &= !FLAG_CRASH_MODE;
         b.remove(24);
-        let n = b.len();
-        let crc = crc32fast::hash(&b[..n - 4]);
-        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut b);
         let old = Replay::from_bytes(&b).unwrap();
         assert_eq!(old.crash_mode, CrashMode::Off);
         assert!(matches!(&old.start, Start::Setup(s) if s.crash_mode == CrashMode::Off));
@@ -654,9 +738,7 @@ mod tests {
         old[10] &= !FLAG_TIMING;
         let at = 14 + ENCODED_LEN;
         old.drain(at..at + nestris_core::encode::TIMING_LEN);
-        let n = old.len();
-        let crc = crc32fast::hash(&old[..n - 4]);
-        old[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut old);
         let old = Replay::from_bytes(&old).unwrap();
         assert_ne!(old, r);
         assert_eq!(
@@ -671,18 +753,14 @@ mod tests {
         let len3 = timing_len(3).unwrap();
         v3.drain(at + len3..at + nestris_core::encode::TIMING_LEN);
         v3[at] = 3;
-        let n = v3.len();
-        let crc = crc32fast::hash(&v3[..n - 4]);
-        v3[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut v3);
         let v3 = Replay::from_bytes(&v3).unwrap();
         assert_eq!(v3.game().state().clock, r.game().state().clock);
         assert_eq!(v3.verify().unwrap().crash_frame, Some(1));
         // A block of an unknown version is damage, named at its first byte.
         let mut bad = b.clone();
         bad[at] = 9;
-        let n = bad.len();
-        let crc = crc32fast::hash(&bad[..n - 4]);
-        bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut bad);
         assert!(matches!(
             Replay::from_bytes(&bad),
             Err(ReplayError::BadField { at: a, .. }) if a == at
@@ -691,9 +769,7 @@ mod tests {
         // The flag on another start kind is damage.
         let mut bad = small().to_bytes();
         bad[10] |= FLAG_TIMING;
-        let n = bad.len();
-        let crc = crc32fast::hash(&bad[..n - 4]);
-        bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        recrc(&mut bad);
         assert!(matches!(
             Replay::from_bytes(&bad),
             Err(ReplayError::BadField { at: 10, .. })
@@ -708,10 +784,10 @@ mod tests {
             Err(ReplayError::BadMagic)
         );
         let mut v = b.clone();
-        v[8] = 2;
+        v[8] = 3;
         assert_eq!(
             Replay::from_bytes(&v),
-            Err(ReplayError::UnsupportedVersion(2))
+            Err(ReplayError::UnsupportedVersion(3))
         );
         for cut in 8..b.len() {
             let e = Replay::from_bytes(&b[..cut]).unwrap_err();

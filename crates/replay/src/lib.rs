@@ -23,13 +23,17 @@
 pub mod fm2;
 mod format;
 mod load;
+pub mod proof;
 mod recorder;
 pub mod rom;
 pub mod session;
 
 pub use format::{ReplayError, FORMAT_VERSION, MAGIC, MAX_FRAMES};
 pub use load::{LoadError, MAX_FILE_BYTES};
+pub use proof::{Mismatch, Proof, Verdict};
 pub use recorder::{write_atomically, Recorder};
+
+use proof::Checker;
 
 use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
 
@@ -88,6 +92,9 @@ pub struct Replay {
     pub inputs: Vec<Buttons>,
     /// The hash of the state after the last frame ([`Snapshot::state_hash`]), if known.
     pub final_hash: Option<u64>,
+    /// The hashes of the input log and of the state at checkpoints (format 2; `None` in
+    /// older files and before [`Replay::seal`]).
+    pub proof: Option<Proof>,
     /// Free text: who played, when, with which program.
     pub metadata: String,
     /// What the engine did when the cartridge would crash. It decides the game, so it is
@@ -119,6 +126,8 @@ pub struct Summary {
     pub lag_frames: u64,
     /// The frame (from 0) in which the cartridge would have crashed, if it did.
     pub crash_frame: Option<u64>,
+    /// How the game played compares with what the file records of it.
+    pub verdict: Verdict,
 }
 
 impl Replay {
@@ -135,19 +144,23 @@ impl Replay {
             demo: DemoSource::Builtin,
             inputs: Vec::new(),
             final_hash: None,
+            proof: None,
             metadata: format!("nestris {}", env!("CARGO_PKG_VERSION")),
         }
     }
 
-    /// Plays the replay and stores the final state's hash.
+    /// Plays the replay and records what it played: the final state's hash and the proof
+    /// (input hash and checkpoints), replacing any recorded before.
     pub fn seal(&mut self) {
         self.seal_with_demo(&DemoData::BUILTIN);
     }
 
     /// [`Replay::seal`] with the given demo tables.
     pub fn seal_with_demo(&mut self, demo: &DemoData) {
-        let (game, _) = self.play_with_demo(self.inputs.len(), demo);
+        let mut checker = Checker::build();
+        let (game, _) = self.play_checked(self.inputs.len(), demo, &mut checker);
         self.final_hash = Some(game.state().state_hash());
+        self.proof = Some(checker.proof());
     }
 
     /// The game at the replay's first frame, in the replay's crash mode.
@@ -157,8 +170,22 @@ impl Replay {
         game
     }
 
-    /// Plays the first `frames` frames; returns the game and what happened.
+    /// Plays the first `frames` frames; returns the game and what happened, with how it
+    /// compares with what the file records ([`Summary::verdict`]).
     pub fn play_with_demo(&self, frames: usize, demo: &DemoData) -> (Game, Summary) {
+        let mut checker = match &self.proof {
+            Some(p) => Checker::check(p),
+            None => Checker::build(),
+        };
+        self.play_checked(frames, demo, &mut checker)
+    }
+
+    fn play_checked(
+        &self,
+        frames: usize,
+        demo: &DemoData,
+        checker: &mut Checker<'_>,
+    ) -> (Game, Summary) {
         let mut game = self.game();
         let mut pieces = 0u64;
         let mut ended = 0u32;
@@ -167,6 +194,8 @@ impl Replay {
         let n = frames.min(self.inputs.len());
         for (i, &b) in self.inputs[..n].iter().enumerate() {
             let ev = game.step_with_demo(b, demo);
+            let state = checker.wants_state().then(|| game.state().state_hash());
+            checker.frame(b.bits(), state);
             lag_frames += ev.has(FrameEvents::LAG) as u64;
             if ev.has(FrameEvents::CRASHED) && crash_frame.is_none() {
                 crash_frame = Some(i as u64);
@@ -179,6 +208,8 @@ impl Replay {
             }
         }
         let s = game.state();
+        let final_hash = s.state_hash();
+        let whole = n == self.inputs.len();
         let summary = Summary {
             frames: n as u64,
             score: nestris_core::bcd::score_value(s.score),
@@ -187,14 +218,17 @@ impl Replay {
             pieces,
             games_ended: ended,
             game_type: s.game_type,
-            final_hash: s.state_hash(),
+            final_hash,
             lag_frames,
             crash_frame,
+            verdict: checker.verdict(whole, self.final_hash, final_hash),
         };
         (game, summary)
     }
 
-    /// Plays the whole replay with the built-in demo and checks the stored final hash.
+    /// Plays the whole replay with the built-in demo and checks it against what the file
+    /// records: an error if they differ. A file that records nothing, or only its final
+    /// state, plays without error; its [`Summary::verdict`] says how little it proved.
     pub fn verify(&self) -> Result<Summary, ReplayError> {
         self.verify_with_demo(&DemoData::BUILTIN)
     }
@@ -202,11 +236,8 @@ impl Replay {
     /// [`Replay::verify`] with the given demo tables.
     pub fn verify_with_demo(&self, demo: &DemoData) -> Result<Summary, ReplayError> {
         let (_, summary) = self.play_with_demo(self.inputs.len(), demo);
-        match self.final_hash {
-            Some(h) if h != summary.final_hash => Err(ReplayError::HashMismatch {
-                expected: h,
-                actual: summary.final_hash,
-            }),
+        match summary.verdict {
+            Verdict::Differs(m) => Err(ReplayError::Differs(m)),
             _ => Ok(summary),
         }
     }

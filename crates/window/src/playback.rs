@@ -10,11 +10,12 @@
 //!
 //! [`Playback::tick`] is called once per displayed frame at the console's rate: at 1x it
 //! steps one frame, at 2x-8x several, at 1/2x and 1/4x one every second or fourth tick.
-//! Reaching the last frame pauses, and the final state's hash is compared with the
-//! replay's own ([`Verdict`]).
+//! Reaching the last frame pauses and shows the [`Verdict`]: how the game played compares
+//! with what the file records (its inputs' hash, its checkpoints and its final state).
 
 use nestris_core::{Buttons, DemoData, FrameEvents, Game};
 use nestris_replay::Replay;
+pub use nestris_replay::Verdict;
 
 use crate::hud::HudStats;
 use crate::sfx::{cues, Sfx};
@@ -93,33 +94,6 @@ impl Speed {
     }
 }
 
-/// What the end of the replay showed about its recorded final state.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Verdict {
-    /// The final state's hash is the recorded one.
-    Verified,
-    /// It is not: the replay does not reproduce the game it recorded.
-    Mismatch {
-        /// The recorded hash.
-        expected: u64,
-        /// The hash after playing.
-        actual: u64,
-    },
-    /// The replay holds no final hash to compare with.
-    NoHash,
-}
-
-impl Verdict {
-    /// `yes`, `no` or `unknown` (for the status file).
-    pub fn word(self) -> &'static str {
-        match self {
-            Verdict::Verified => "yes",
-            Verdict::Mismatch { .. } => "no",
-            Verdict::NoHash => "unknown",
-        }
-    }
-}
-
 /// Everything shown at one frame: the game and the HUD's counters.
 #[derive(Clone, Debug)]
 struct Point {
@@ -131,7 +105,8 @@ struct Point {
 #[derive(Debug)]
 pub struct Playback {
     inputs: Vec<Buttons>,
-    final_hash: Option<u64>,
+    /// What the file's record says of the game, shown once the end is reached.
+    judged: Verdict,
     demo: DemoData,
     at: Point,
     frame: usize,
@@ -148,13 +123,16 @@ impl Playback {
     /// built-in ones unless the replay was recorded with a cartridge's). `hud` keeps the
     /// HUD's counters too. An empty replay is at its end at once.
     pub fn new(replay: Replay, demo: DemoData, hud: bool) -> Playback {
+        // One play-through at open (milliseconds for an hour of play) judges the file, so
+        // seeking, which can skip the frames a checkpoint needs, never has to.
+        let judged = replay.play_with_demo(replay.inputs.len(), &demo).1.verdict;
         let at = Point {
             game: replay.game(),
             hud: hud.then(HudStats::default),
         };
         let mut p = Playback {
             inputs: replay.inputs,
-            final_hash: replay.final_hash,
+            judged,
             demo,
             checkpoints: vec![at.clone()],
             at,
@@ -204,7 +182,7 @@ impl Playback {
         self.paused
     }
 
-    /// The verdict on the final state, once the end has been reached.
+    /// The verdict on the replay's record, once the end has been reached.
     pub fn verdict(&self) -> Option<Verdict> {
         self.verdict
     }
@@ -361,14 +339,7 @@ impl Playback {
         }
         self.paused = true;
         self.carry = 0;
-        if self.verdict.is_none() {
-            let actual = self.at.game.state().state_hash();
-            self.verdict = Some(match self.final_hash {
-                None => Verdict::NoHash,
-                Some(h) if h == actual => Verdict::Verified,
-                Some(expected) => Verdict::Mismatch { expected, actual },
-            });
-        }
+        self.verdict = Some(self.judged);
     }
 }
 
@@ -456,13 +427,13 @@ mod tests {
         }
         assert!(p.at_end() && p.paused());
         assert_eq!(p.frame(), 700, "stays on the last frame");
-        assert_eq!(p.verdict(), Some(Verdict::Verified));
+        assert_eq!(p.verdict(), Some(Verdict::Proven));
         assert_eq!(p.checkpoints(), 2, "frames 0 and 600");
         assert_at(&p, &truth, "end");
         // Playing again at the end starts over.
         p.toggle_pause();
         assert_eq!((p.frame(), p.paused()), (0, false));
-        assert_eq!(p.verdict(), Some(Verdict::Verified), "kept");
+        assert_eq!(p.verdict(), Some(Verdict::Proven), "kept");
     }
 
     #[test]
@@ -610,7 +581,7 @@ mod tests {
         p.seek(99_999);
         assert_eq!(p.frame(), 2500, "clamped to the end");
         assert!(p.paused());
-        assert_eq!(p.verdict(), Some(Verdict::Verified));
+        assert_eq!(p.verdict(), Some(Verdict::Proven));
     }
 
     #[test]
@@ -637,21 +608,21 @@ mod tests {
         p.seek(400);
         assert_eq!(
             p.verdict(),
-            Some(Verdict::Mismatch {
+            Some(Verdict::Differs(nestris_replay::Mismatch::Final {
                 expected: good ^ 1,
                 actual: good
-            })
+            }))
         );
         assert_eq!(p.verdict().unwrap().word(), "no");
         replay.final_hash = None;
         let mut p = Playback::new(replay, DemoData::BUILTIN, false);
         p.seek(400);
-        assert_eq!(p.verdict(), Some(Verdict::NoHash));
+        assert_eq!(p.verdict(), Some(Verdict::Unrecorded));
         // An empty replay is at its end at once.
         let empty = Recorder::new(Start::PowerOn(Region::Pal)).replay();
         let p = Playback::new(empty, DemoData::BUILTIN, false);
         assert!(p.at_end() && p.paused());
-        assert_eq!(p.verdict(), Some(Verdict::Verified));
+        assert_eq!(p.verdict(), Some(Verdict::Proven));
     }
 
     #[test]
@@ -668,9 +639,9 @@ mod tests {
         replay.seal_with_demo(&other);
         let mut p = Playback::new(replay.clone(), other.clone(), false);
         p.seek(3000);
-        assert_eq!(p.verdict(), Some(Verdict::Verified));
+        assert_eq!(p.verdict(), Some(Verdict::Proven));
         let mut p = Playback::new(replay, DemoData::BUILTIN, false);
         p.seek(3000);
-        assert!(matches!(p.verdict(), Some(Verdict::Mismatch { .. })));
+        assert!(matches!(p.verdict(), Some(Verdict::Differs(_))));
     }
 }

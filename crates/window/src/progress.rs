@@ -78,9 +78,10 @@ pub(crate) fn draw(c: &mut Canvas, top: i32, p: &Playback, notice: Option<&str>)
     };
     let (verdict, verdict_colour) = match p.verdict() {
         None => ("", DIM),
-        Some(Verdict::Verified) => ("VERIFIED \u{2713}", GOOD),
-        Some(Verdict::Mismatch { .. }) => ("VERIFIED \u{2717}", BAD),
-        Some(Verdict::NoHash) => ("NO HASH", DIM),
+        Some(v) if v.is_proven() => ("VERIFIED \u{2713}", GOOD),
+        Some(Verdict::Differs(_)) => ("VERIFIED \u{2717}", BAD),
+        Some(Verdict::FinalStateOnly) => ("END MATCHES, UNPROVEN", DIM),
+        Some(_) => ("UNPROVEN", DIM),
     };
     let numbers = format!("{}/{}", p.frame(), p.total());
     let speed = p.speed().label();
