@@ -199,14 +199,52 @@ pub struct ScoreKeeper {
     pending: bool,
     last_save: Option<std::time::Instant>,
     warned: bool,
+    notice: Option<String>,
 }
 
 impl ScoreKeeper {
-    /// Reads the table at `path` (the defaults, with one warning, if it is damaged) and
-    /// keeps it there; returns the keeper and the table to start the console with.
+    /// Reads the table at `path` and keeps it there; returns the keeper and the table to
+    /// start the console with. A file that cannot be understood is never written over: it
+    /// is moved aside to `NAME.bad-<unix time>` (and if even that fails, this session keeps
+    /// no table), the defaults apply, and [`ScoreKeeper::take_notice`] says so.
     pub fn open(path: PathBuf) -> (ScoreKeeper, HighScores) {
-        let table = load_high_scores(&path).or_warn("the high-score table", &path);
-        (ScoreKeeper::new(Some(path), table.clone()), table)
+        let (table, notice, keep) = match load_high_scores(&path) {
+            Loaded::Found(t) => (t, None, true),
+            Loaded::Missing => (HighScores::default(), None, true),
+            Loaded::Corrupt(why) => {
+                let aside = bad_name(&path, std::time::SystemTime::now());
+                match std::fs::rename(&path, &aside) {
+                    Ok(()) => {
+                        eprintln!(
+                            "nestris: warning: the high-score table {} cannot be read ({why}); \
+                             it was moved to {} and a new table begun",
+                            path.display(),
+                            aside.display()
+                        );
+                        (
+                            HighScores::default(),
+                            Some("HIGH SCORES UNREADABLE: KEPT AS .BAD".to_string()),
+                            true,
+                        )
+                    }
+                    Err(e) => {
+                        eprintln!(
+                            "nestris: warning: the high-score table {} cannot be read ({why}) \
+                             nor moved aside ({e}); no high scores are kept this session",
+                            path.display()
+                        );
+                        (
+                            HighScores::default(),
+                            Some("HIGH SCORES UNREADABLE: NOT KEPT".to_string()),
+                            false,
+                        )
+                    }
+                }
+            }
+        };
+        let mut keeper = ScoreKeeper::new(keep.then_some(path), table.clone());
+        keeper.notice = notice;
+        (keeper, table)
     }
 
     /// A keeper of `table` (the one the console starts with) in `path`, or nowhere.
@@ -217,7 +255,14 @@ impl ScoreKeeper {
             pending: false,
             last_save: None,
             warned: false,
+            notice: None,
         }
+    }
+
+    /// A message for the screen, once: the table file was damaged, or could not be
+    /// saved. Front ends show it where the player looks, not only on stderr.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
     }
 
     /// Notes the engine's table as it is at `now`, and writes it if it changed and a write
@@ -239,16 +284,37 @@ impl ScoreKeeper {
         self.last_save = Some(now);
         self.pending = false;
         self.saved = table.clone();
-        if let Err(e) = save_high_scores(path, table) {
-            if !self.warned {
+        match save_high_scores(path, table) {
+            Ok(()) => self.warned = false,
+            // Once per run of failures: a full disk would otherwise warn every second.
+            Err(e) if !self.warned => {
                 self.warned = true;
+                self.notice = Some("COULD NOT SAVE THE HIGH SCORES".to_string());
                 eprintln!(
                     "nestris: warning: could not save the high scores to {}: {e}",
                     path.display()
                 );
             }
+            Err(_) => {}
         }
     }
+}
+
+/// Where a damaged file at `path` is kept: beside it, named for the time it was found.
+fn bad_name(path: &Path, at: std::time::SystemTime) -> PathBuf {
+    let secs = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let base = format!("{name}.bad-{secs}");
+    // Two damaged files in one second: never move one over the other.
+    std::iter::once(base.clone())
+        .chain((1..1000).map(|i| format!("{base}-{i}")))
+        .map(|n| path.with_file_name(n))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| path.with_file_name(format!("{base}-last")))
 }
 
 #[cfg(test)]
@@ -319,6 +385,57 @@ mod tests {
         let d = dir.path().join("dir.json");
         std::fs::create_dir(&d).unwrap();
         assert!(matches!(load_high_scores(&d), Loaded::Corrupt(_)));
+    }
+
+    #[test]
+    fn a_damaged_table_is_kept_aside_and_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HIGH_SCORES_FILE);
+        // One stray comma: three entries a player would not want replaced by the defaults.
+        let damaged = serde_json::to_string(&to_file(&table()))
+            .unwrap()
+            .replacen(',', ",,", 1);
+        std::fs::write(&path, &damaged).unwrap();
+        let (mut k, start) = ScoreKeeper::open(path.clone());
+        assert_eq!(start, HighScores::default());
+        let notice = k.take_notice().expect("a notice for the screen");
+        assert!(notice.contains("UNREADABLE"), "{notice}");
+        assert_eq!(k.take_notice(), None, "once");
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert!(aside[0].starts_with("highscores.json.bad-"), "{aside:?}");
+        // The next high score writes a new table beside the old file, which is untouched.
+        let mut new = HighScores::default();
+        new.scores[0] = [0x00, 0x10, 0x00];
+        k.keep(&new, std::time::Instant::now(), true);
+        assert_eq!(load_high_scores(&path), Loaded::Found(new));
+        let kept = std::fs::read_to_string(dir.path().join(&aside[0])).unwrap();
+        assert_eq!(kept, damaged);
+        // A second damaged file in the same second gets a name of its own.
+        let at = std::time::SystemTime::now();
+        std::fs::write(bad_name(&path, at), "x").unwrap();
+        assert_ne!(bad_name(&path, at), dir.path().join(&aside[0]));
+    }
+
+    #[test]
+    fn a_failed_save_is_a_notice_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the folder should be: every save fails.
+        let blocker = dir.path().join("data");
+        std::fs::write(&blocker, "").unwrap();
+        let mut k = ScoreKeeper::new(Some(blocker.join(HIGH_SCORES_FILE)), HighScores::default());
+        let t = std::time::Instant::now();
+        k.keep(&table(), t, true);
+        assert_eq!(
+            k.take_notice().as_deref(),
+            Some("COULD NOT SAVE THE HIGH SCORES")
+        );
+        k.keep(&HighScores::default(), t, true);
+        assert_eq!(k.take_notice(), None, "not again while it keeps failing");
     }
 
     #[test]

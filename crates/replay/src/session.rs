@@ -24,6 +24,9 @@ pub struct Recording {
     saved_frames: usize,
     last_save: Instant,
     worker: Option<JoinHandle<io::Result<()>>>,
+    /// The last save failed (a notice was given; the next success clears it).
+    failing: bool,
+    notice: Option<String>,
 }
 
 /// `nestris-YYYYMMDD-HHMMSS.nestris` for a moment (UTC).
@@ -101,7 +104,33 @@ impl Recording {
             saved_frames: 0,
             last_save: Instant::now(),
             worker: None,
+            failing: false,
+            notice: None,
         }
+    }
+
+    /// A message for the screen, once per run of failures: the replay could not be
+    /// saved (the reason went to stderr).
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    /// Notes how a save went.
+    fn saved(&mut self, result: io::Result<()>) -> io::Result<()> {
+        match &result {
+            Ok(()) => self.failing = false,
+            Err(e) => {
+                if !self.failing {
+                    eprintln!(
+                        "nestris: warning: could not save the replay {}: {e}",
+                        self.path.display()
+                    );
+                    self.notice = Some("COULD NOT SAVE THE REPLAY".to_string());
+                }
+                self.failing = true;
+            }
+        }
+        result
     }
 
     /// The recording of a session whose game runs in crash mode `mode` (set on the game
@@ -164,21 +193,19 @@ impl Recording {
     /// Waits for a background save and reports its failure.
     fn reap(&mut self) {
         if let Some(w) = self.worker.take() {
-            match w.join() {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => eprintln!(
-                    "nestris: warning: could not save the replay {}: {e}",
-                    self.path.display()
-                ),
-                Err(_) => eprintln!("nestris: warning: the replay saver failed"),
-            }
+            let result = w
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the replay saver failed")));
+            // Reported by `saved`; a later save may still succeed.
+            let _ = self.saved(result);
         }
     }
 
-    /// Saves now, in this thread, after any background save (on exit).
+    /// Saves now, in this thread, after any background save (on exit). An error means
+    /// the file on disk does not hold the whole session.
     pub fn finish(&mut self) -> io::Result<()> {
         self.reap();
-        if self.inputs.is_empty() || self.inputs.len() == self.saved_frames {
+        if self.inputs.is_empty() || (self.inputs.len() == self.saved_frames && !self.failing) {
             return Ok(());
         }
         self.saved_frames = self.inputs.len();
@@ -188,7 +215,8 @@ impl Recording {
             self.crash_mode,
             self.inputs.clone(),
         );
-        crate::write_atomically(&self.path, &bytes)
+        let result = crate::write_atomically(&self.path, &bytes);
+        self.saved(result)
     }
 }
 

@@ -51,8 +51,8 @@ pub fn run_with_pilot(options: TuiOptions, pilot: Option<Pilot>) -> Result<(), T
     let result = play(&mut terminal, &mut session, region);
     drop(terminal);
     drop(guard);
-    session.finish_recording();
-    result
+    let saved = session.finish_recording();
+    result.and(saved)
 }
 
 fn play<B: Backend>(
@@ -75,6 +75,8 @@ fn play<B: Backend>(
             }
         }
         let now = Instant::now();
+        let size = terminal.size()?;
+        session.visible = draw::fits(ratatui::layout::Rect::new(0, 0, size.width, size.height));
         session.frame(now);
         pacer.advance(now);
         if pacer.is_late(Instant::now()) && skipped + 1 < MAX_CATCH_UP {
@@ -109,7 +111,14 @@ pub(crate) struct Session {
     demo: DemoData,
     /// The kept high-score table.
     scores: ScoreKeeper,
+    /// The terminal shows the field; while it does not (too small), the game waits.
+    pub(crate) visible: bool,
+    /// Frames left to show `view.notice`.
+    notice_left: u32,
 }
+
+/// How long a notice of data not kept stays on the notice line (5 s).
+const NOTICE_FRAMES: u32 = 300;
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -169,19 +178,37 @@ impl Session {
             recording,
             pilot: None,
             demo: options.rom_demo.unwrap_or(DemoData::BUILTIN),
+            visible: true,
+            notice_left: 0,
         }
     }
 
-    /// Saves the rest of the replay and the high scores (on exit).
-    pub(crate) fn finish_recording(&mut self) {
+    /// Saves the rest of the replay and the high scores (on exit). An error if the
+    /// session's replay could not be written whole: the program then exits non-zero.
+    pub(crate) fn finish_recording(&mut self) -> Result<(), TuiError> {
         self.scores
             .keep(&self.game.state().flow.high_scores, Instant::now(), true);
-        if let Some(r) = &mut self.recording {
-            if let Err(e) = r.finish() {
-                eprintln!(
-                    "nestris: warning: could not save the replay {}: {e}",
+        match &mut self.recording {
+            Some(r) => r.finish().map_err(|e| {
+                TuiError::NotSaved(format!(
+                    "could not save the replay {}: {e}",
                     r.path().display()
-                );
+                ))
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Puts what could not be kept on the notice line, and clears it when its time is up.
+    fn show_notices(&mut self) {
+        let recording = self.recording.as_mut().and_then(Recording::take_notice);
+        if let Some(text) = self.scores.take_notice().or(recording) {
+            self.view.notice = Some(text.to_lowercase());
+            self.notice_left = NOTICE_FRAMES;
+        } else if self.notice_left > 0 {
+            self.notice_left -= 1;
+            if self.notice_left == 0 {
+                self.view.notice = None;
             }
         }
     }
@@ -231,9 +258,10 @@ impl Session {
         Flow::Continue
     }
 
-    /// One frame at `now`: sample the buttons and step, unless the dialog holds the game.
+    /// One frame at `now`: sample the buttons and step, unless the dialog holds the game
+    /// or the field cannot be seen.
     pub(crate) fn frame(&mut self, now: Instant) {
-        if self.view.overlay != Overlay::None {
+        if self.view.overlay != Overlay::None || !self.visible {
             return;
         }
         let mut buttons = self.keys.sample(now);
@@ -255,6 +283,7 @@ impl Session {
         }
         self.scores
             .keep(&self.game.state().flow.high_scores, now, false);
+        self.show_notices();
     }
 }
 
@@ -412,7 +441,7 @@ mod tests {
         }
         assert_eq!(s.game.state(), alone.state());
         assert_ne!(s.game.state(), builtin.state());
-        s.finish_recording();
+        s.finish_recording().unwrap();
         let replay = only_replay_in(&dir);
         assert_eq!(replay.demo, nestris_replay::DemoSource::Cartridge);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -444,7 +473,7 @@ mod tests {
         snap.flow.high_scores.names[0] = [1; 6];
         s.game = Game::from_snapshot(snap).unwrap();
         frames(&mut s, &mut t, 2);
-        s.finish_recording();
+        s.finish_recording().unwrap();
         let saved = nestris_host::store::load_high_scores(&path);
         assert_eq!(
             saved,
@@ -467,7 +496,7 @@ mod tests {
         let mut t = Instant::now();
         to_play(&mut s, &mut t);
         frames(&mut s, &mut t, 120);
-        s.finish_recording();
+        s.finish_recording().unwrap();
         let replay = only_replay_in(&dir);
         let summary = replay.verify().unwrap();
         assert_eq!(summary.final_hash, s.game.state().state_hash());
@@ -482,5 +511,46 @@ mod tests {
         let ev = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
         assert_eq!(s.on_event(ev, t), Flow::Quit);
         assert!(s.view.hold_estimated);
+    }
+
+    #[test]
+    fn the_game_waits_while_the_field_cannot_be_seen() {
+        let mut s = Session::new(TuiOptions::default(), HoldMode::Reported);
+        let mut t = Instant::now();
+        frames(&mut s, &mut t, 10);
+        let before = s.game.state().clone();
+        s.visible = false;
+        frames(&mut s, &mut t, 100);
+        assert_eq!(s.game.state(), &before, "no frame runs");
+        s.visible = true;
+        frames(&mut s, &mut t, 1);
+        assert_ne!(s.game.state(), &before);
+    }
+
+    #[test]
+    fn what_is_not_kept_is_on_the_notice_line_and_a_lost_replay_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(HIGH_SCORES_FILE), "{,").unwrap();
+        // A file where the replay folder's file should go: Recording::new accepts the
+        // folder, every save into it fails.
+        let replays = dir.path().join("replays");
+        std::fs::create_dir(&replays).unwrap();
+        let options = TuiOptions {
+            replay_dir: Some(replays.clone()),
+            data_dir: Some(dir.path().to_path_buf()),
+            ..TuiOptions::default()
+        };
+        let mut s = Session::new(options, HoldMode::Reported);
+        let mut t = Instant::now();
+        frames(&mut s, &mut t, 1);
+        let notice = s.view.notice.clone().expect("a notice");
+        assert!(notice.contains("high scores unreadable"), "{notice}");
+        frames(&mut s, &mut t, NOTICE_FRAMES as usize);
+        assert_eq!(s.view.notice, None, "gone when its time is up");
+        // The folder becomes unwritable: the session's replay cannot be saved.
+        std::fs::remove_dir(&replays).unwrap();
+        std::fs::write(&replays, "").unwrap();
+        let e = s.finish_recording().unwrap_err();
+        assert!(e.to_string().contains("could not save the replay"), "{e}");
     }
 }

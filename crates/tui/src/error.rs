@@ -13,6 +13,10 @@ pub enum TuiError {
     /// the message, so the error has no separate source).
     #[error("the terminal: {0}")]
     Terminal(std::io::Error),
+    /// The session's replay could not be written whole on exit (the path and the
+    /// system's words are in the message).
+    #[error("{0}")]
+    NotSaved(String),
 }
 
 impl From<std::io::Error> for TuiError {

@@ -27,7 +27,7 @@ use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
 use nestris_host::pacing::{FramePacer, PacingLog, MAX_CATCH_UP};
-use nestris_host::store::{self as storage, Settings};
+use nestris_host::store::{self as storage, ScoreKeeper, Settings};
 use nestris_replay::session::{session_path, Recording};
 
 /// Plays the game in a window until the player quits.
@@ -54,8 +54,16 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
     }
     let config = Config::load_or_create(&options.config_path)?;
     let (scores_path, settings_path) = storage::paths(&options.data_dir);
-    let high_scores =
-        storage::load_high_scores(&scores_path).or_warn("the high-score table", &scores_path);
+    // The autopilot's games stay out of the player's table (which they read, and never
+    // move aside or write).
+    let scores = match options.ai {
+        None => ScoreKeeper::open(scores_path),
+        Some(_) => {
+            let table = storage::load_high_scores(&scores_path)
+                .or_warn("the high-score table", &scores_path);
+            (ScoreKeeper::new(None, table.clone()), table)
+        }
+    };
     let settings = storage::load_settings(&settings_path).or_warn("the settings", &settings_path);
 
     let event_loop =
@@ -82,9 +90,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         options.region,
         options.rom_demo.take(),
         options.hud,
-        // The autopilot's games stay out of the player's table.
-        options.ai.is_none().then_some(scores_path),
-        high_scores,
+        scores,
         recording,
         StatusFile::from_env(),
     );
@@ -160,7 +166,11 @@ impl App {
             return;
         }
         self.done = true;
-        self.session.finish();
+        if let Err(e) = self.session.finish() {
+            if self.error.is_none() {
+                self.error = Some(WindowError::NotSaved(e));
+            }
+        }
         if let Some(log) = &mut self.pacing_log {
             if let Err(e) = log.flush() {
                 eprintln!("nestris: warning: could not write the pacing log: {e}");

@@ -21,6 +21,9 @@ pub enum WindowError {
     /// `NESTRIS_PACING_LOG` names a file that cannot be created.
     #[error("cannot create the pacing log: {0}")]
     PacingLog(std::io::Error),
+    /// The session's replay could not be written whole on exit.
+    #[error("{0}")]
+    NotSaved(std::io::Error),
     /// The window system's event loop stopped with an error.
     #[error("the window's event loop failed: {0}")]
     EventLoop(String),

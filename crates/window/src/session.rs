@@ -5,7 +5,6 @@
 //! effects it calls for; [`Session::draw`] composes the picture. The window, the
 //! devices and the clock live in `app`, so everything here is tested headless.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use nestris_core::flow::HighScores;
@@ -21,6 +20,8 @@ use nestris_replay::session::Recording;
 
 /// Frames a message such as "SOUND OFF" stays on screen.
 const TOAST_FRAMES: u32 = 90;
+/// How long a notice of data not kept stays (5 s): longer than a toast, it must be read.
+const NOTICE_FRAMES: u32 = 300;
 
 /// What the player's quit key leads to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -55,15 +56,13 @@ impl Session {
         region: Region,
         demo: Option<DemoData>,
         hud: bool,
-        scores_path: Option<PathBuf>,
-        high_scores: HighScores,
+        (scores, high_scores): (ScoreKeeper, HighScores),
         recording: Option<Recording>,
         status: Option<StatusFile>,
     ) -> Session {
         let game = nestris_host::store::power_on_with(region, high_scores);
         // The replay starts from the table in the console's memory, not a default one.
         let recording = recording.map(|r| r.starting_from(&game));
-        let scores = ScoreKeeper::new(scores_path, game.state().flow.high_scores.clone());
         Session {
             game,
             frame: Frame::new(),
@@ -170,11 +169,20 @@ impl Session {
             st.update(s, self.frames);
         }
         self.keep_high_scores(now, false);
+        self.show_notices();
         cues(&ev, self.game.state())
     }
 
     /// Saves the high-score table when the engine's copy changed (at most once per
     /// [`nestris_host::store::SCORE_SAVE_INTERVAL`] unless `force`).
+    /// What could not be kept is said on screen, where the player looks.
+    fn show_notices(&mut self) {
+        let recording = self.recording.as_mut().and_then(Recording::take_notice);
+        if let Some(text) = self.scores.take_notice().or(recording) {
+            self.toast = Some((text, NOTICE_FRAMES));
+        }
+    }
+
     fn keep_high_scores(&mut self, now: Instant, force: bool) {
         self.scores
             .keep(&self.game.state().flow.high_scores, now, force);
@@ -204,24 +212,28 @@ impl Session {
         }
     }
 
-    /// Saves what is kept (replay, high scores, status); safe to call more than once.
-    pub fn finish(&mut self) {
+    /// Saves what is kept (replay, high scores, status); safe to call more than once. An
+    /// error if the session's replay could not be written whole (the program then exits
+    /// non-zero: a session that is not on disk is data lost).
+    pub fn finish(&mut self) -> std::io::Result<()> {
         if self.finished {
-            return;
+            return Ok(());
         }
         self.finished = true;
         self.keep_high_scores(Instant::now(), true);
-        if let Some(r) = &mut self.recording {
-            if let Err(e) = r.finish() {
-                eprintln!(
-                    "nestris: warning: could not save the replay {}: {e}",
-                    r.path().display()
-                );
-            }
-        }
+        let saved = match &mut self.recording {
+            Some(r) => r.finish().map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("could not save the replay {}: {e}", r.path().display()),
+                )
+            }),
+            None => Ok(()),
+        };
         if let Some(st) = &mut self.status {
             st.exited(self.game.state(), self.frames);
         }
+        saved
     }
 }
 
@@ -238,8 +250,10 @@ mod tests {
             Region::Ntsc,
             None,
             hud,
-            Some(dir.join("highscores.json")),
-            HighScores::default(),
+            (
+                ScoreKeeper::new(Some(dir.join("highscores.json")), HighScores::default()),
+                HighScores::default(),
+            ),
             Some(rec),
             None,
         )
@@ -374,8 +388,8 @@ mod tests {
         let t = to_play(&mut s, Instant::now());
         s.request_quit();
         run(&mut s, t, 10, Buttons::NONE);
-        s.finish();
-        s.finish();
+        s.finish().unwrap();
+        s.finish().unwrap();
         let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
         assert_eq!(r.inputs.len() as u64, s.frames());
         let summary = r.verify().unwrap();
@@ -392,14 +406,16 @@ mod tests {
             Region::Ntsc,
             None,
             false,
-            Some(dir.path().join("highscores.json")),
-            table.clone(),
+            (
+                ScoreKeeper::new(Some(dir.path().join("highscores.json")), table.clone()),
+                table.clone(),
+            ),
             Some(rec),
             None,
         );
         let t = to_play(&mut s, Instant::now());
         run(&mut s, t, 300, Buttons::NONE);
-        s.finish();
+        s.finish().unwrap();
         let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
         let (replayed, _) = r.play_with_demo(r.inputs.len(), &DemoData::BUILTIN);
         assert_eq!(replayed.state().flow.high_scores, table);
@@ -415,8 +431,10 @@ mod tests {
             Region::Pal,
             Some(DemoData::BUILTIN),
             false,
-            Some(dir.path().join("highscores.json")),
-            table.clone(),
+            (
+                ScoreKeeper::new(Some(dir.path().join("highscores.json")), table.clone()),
+                table.clone(),
+            ),
             None,
             None,
         );
@@ -442,7 +460,7 @@ mod tests {
             panic!()
         };
         assert_eq!(saved.names[0], [1; 6]);
-        s.finish();
+        s.finish().unwrap();
         let Loaded::Found(saved) = nestris_host::store::load_high_scores(&path) else {
             panic!()
         };
@@ -459,5 +477,30 @@ mod tests {
         assert_eq!(c.pixel(5, 5), 0);
         run(&mut s, Instant::now(), TOAST_FRAMES as usize, Buttons::NONE);
         assert!(s.toast.is_none());
+    }
+
+    #[test]
+    fn what_is_not_kept_is_said_on_screen_and_a_lost_replay_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("highscores.json");
+        std::fs::write(&path, "{,").unwrap();
+        // A file where the replay's folder should be: no save can succeed.
+        std::fs::write(dir.path().join("blocked"), "").unwrap();
+        let rec = Recording::new(dir.path().join("blocked/r.nestris"), Region::Ntsc, None);
+        let mut s = Session::new(
+            Region::Ntsc,
+            None,
+            false,
+            ScoreKeeper::open(path),
+            Some(rec),
+            None,
+        );
+        run(&mut s, Instant::now(), 1, Buttons::NONE);
+        let (text, left) = s.toast.clone().expect("a notice");
+        assert!(text.contains("HIGH SCORES UNREADABLE"), "{text}");
+        assert_eq!(left, NOTICE_FRAMES);
+        let e = s.finish().unwrap_err();
+        assert!(e.to_string().contains("could not save the replay"), "{e}");
+        assert!(s.finish().is_ok(), "reported once");
     }
 }

@@ -43,6 +43,15 @@ pub struct View {
     pub overlay: Overlay,
     /// Show [`HOLD_NOTICE`].
     pub hold_estimated: bool,
+    /// A message about data not kept (a save failed, a damaged file was moved aside),
+    /// shown on the notice line instead of [`HOLD_NOTICE`] while it lasts.
+    pub notice: Option<String>,
+}
+
+/// True if `area` holds the whole layout; while it does not, the game is held still
+/// (the player cannot see the field).
+pub fn fits(area: Rect) -> bool {
+    area.width >= WIDTH && area.height >= HEIGHT
 }
 
 /// Two colours per level, cycling every 10 levels like the cartridge's palettes:
@@ -71,9 +80,9 @@ const HOT: Style = Style::new().fg(Color::Indexed(214));
 
 /// Draws the screen `game` shows into `buf`, centred in `area`.
 pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
-    if area.width < WIDTH || area.height < HEIGHT {
+    if !fits(area) {
         let msg = format!(
-            "terminal too small: nestris needs {WIDTH}x{HEIGHT}, this one is {}x{}",
+            "terminal too small: nestris needs {WIDTH}x{HEIGHT}, this one is {}x{} (the game waits)",
             area.width, area.height
         );
         Paragraph::new(msg)
@@ -82,7 +91,11 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
             .render(area, buf);
         return;
     }
-    let notice = u16::from(view.hold_estimated && area.height > HEIGHT);
+    let line = match &view.notice {
+        Some(text) => Some((text.as_str(), Color::LightRed)),
+        None => view.hold_estimated.then_some((HOLD_NOTICE, Color::Yellow)),
+    };
+    let notice = u16::from(line.is_some() && area.height > HEIGHT);
     let at = Rect::new(
         area.x + (area.width - WIDTH) / 2,
         area.y + (area.height - HEIGHT - notice) / 2,
@@ -101,13 +114,11 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
         Screen::Play { paused } => play::draw(buf, s, at, paused),
     }
 
-    if view.hold_estimated {
-        let y = if notice == 1 {
-            at.y + HEIGHT
-        } else {
-            at.y + HEIGHT - 1
-        };
-        centred(buf, at, y, HOLD_NOTICE, Style::new().fg(Color::Yellow));
+    if let Some((text, colour)) = line {
+        // Below the layout; with no spare line, over its top row, which holds only box
+        // borders and titles (the bottom row holds the statistics box and the region).
+        let y = if notice == 1 { at.y + HEIGHT } else { at.y };
+        centred(buf, at, y, text, Style::new().fg(colour));
     }
 
     if view.overlay == Overlay::ConfirmQuit {
@@ -372,11 +383,24 @@ mod tests {
         let view = View {
             hold_estimated: true,
             overlay: Overlay::ConfirmQuit,
+            notice: None,
         };
         let all = screen(&g, &view, 80, 25).join("\n");
         assert_shows(&all, &[HOLD_NOTICE, "QUIT THIS GAME?", "N: keep playing"]);
-        // The notice still shows when there is no spare line for it.
-        assert!(screen(&g, &view, 64, 24).join("\n").contains(HOLD_NOTICE));
+        // The notice still shows when there is no spare line for it, and covers no
+        // statistics: the layout's bottom row is as without it.
+        let tight = screen(&g, &view, 64, 24);
+        assert!(tight[0].contains(HOLD_NOTICE), "{}", tight[0]);
+        let plain = screen(&g, &View::default(), 64, 24);
+        assert_eq!(tight[23], plain[23]);
+        assert!(plain[23].contains("NTSC"));
+        // A data notice takes the line while it lasts.
+        let warned = View {
+            notice: Some("could not save the replay".into()),
+            ..view
+        };
+        let all = screen(&g, &warned, 80, 25).join("\n");
+        assert!(all.contains("could not save the replay") && !all.contains(HOLD_NOTICE));
     }
 
     #[test]
