@@ -5,6 +5,14 @@ use serde_json::{Map, Value};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+/// The longest line a trace may have (the longest recorded is 6,472 bytes, a header with
+/// the RAM): a longer one is damage, refused before it fills memory.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+/// The most text a trace may hold once decompressed (the largest recorded is 122 MB).
+pub const MAX_TRACE_BYTES: u64 = 512 << 20;
+/// The most frames a trace may hold (the longest recorded has 141,418).
+pub const MAX_TRACE_FRAMES: usize = 1 << 21;
+
 /// Why a trace could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
@@ -107,9 +115,9 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
         line,
         message,
     };
-    let mut lines = BufReader::new(reader).lines();
-    let first = match lines.next() {
-        Some(l) => l.map_err(|e| fail(1, e.to_string()))?,
+    let mut lines = Lines::new(reader);
+    let first = match lines.next().map_err(|m| fail(1, m))? {
+        Some(l) => l,
         None => return Err(fail(1, "empty file: no header line".into())),
     };
     let header: Value =
@@ -132,11 +140,18 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
         ));
     }
     let mut frames = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let n = i + 2;
-        let line = line.map_err(|e| fail(n, e.to_string()))?;
+    for n in 2.. {
+        let Some(line) = lines.next().map_err(|m| fail(n, m))? else {
+            break;
+        };
         if line.trim().is_empty() {
             continue;
+        }
+        if frames.len() == MAX_TRACE_FRAMES {
+            return Err(fail(
+                n,
+                format!("more than {MAX_TRACE_FRAMES} frames: not a trace this program reads"),
+            ));
         }
         let v: Value =
             serde_json::from_str(&line).map_err(|e| fail(n, format!("not JSON: {e}")))?;
@@ -184,6 +199,52 @@ pub fn load_reader(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
     })
 }
 
+/// A trace's lines, read within [`MAX_LINE_BYTES`] each and [`MAX_TRACE_BYTES`] in all.
+struct Lines<R> {
+    input: BufReader<std::io::Take<R>>,
+    buf: Vec<u8>,
+}
+
+impl<R: Read> Lines<R> {
+    fn new(reader: R) -> Lines<R> {
+        Lines {
+            input: BufReader::new(reader.take(MAX_TRACE_BYTES + 1)),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line without its ending, `None` at the end, or what is wrong.
+    fn next(&mut self) -> Result<Option<String>, String> {
+        self.buf.clear();
+        let limit = MAX_LINE_BYTES as u64 + 2; // the line, "\r\n", and one byte too many
+        let got = (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| e.to_string())?;
+        if got == 0 {
+            return Ok(None);
+        }
+        if self.input.get_ref().limit() == 0 && self.input.buffer().is_empty() {
+            return Err(format!(
+                "the trace is longer than {} MiB of text",
+                MAX_TRACE_BYTES >> 20
+            ));
+        }
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        if self.buf.len() > MAX_LINE_BYTES {
+            return Err(format!(
+                "a line longer than {} KiB: not a trace line",
+                MAX_LINE_BYTES >> 10
+            ));
+        }
+        String::from_utf8(std::mem::take(&mut self.buf))
+            .map(Some)
+            .map_err(|_| "not UTF-8 text".to_string())
+    }
+}
+
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
@@ -229,5 +290,60 @@ mod tests {
         }
         let e = read("{\"f\":0,\"in\":\".\"}\n").unwrap_err().to_string();
         assert!(e.contains("not a header"), "{e}");
+    }
+
+    #[test]
+    fn a_line_or_a_trace_too_long_is_refused_while_reading() {
+        // A small gzip file that expands to one endless line: refused at the limit, not
+        // read whole into memory.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, HEADER.as_bytes()).unwrap();
+        for _ in 0..64 {
+            std::io::Write::write_all(&mut gz, &[b'x'; 1 << 16]).unwrap();
+        }
+        let bomb = gz.finish().unwrap();
+        assert!(bomb.len() < 20_000, "{} bytes", bomb.len());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bomb.jsonl.gz");
+        std::fs::write(&path, &bomb).unwrap();
+        let e = load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2") && e.contains("longer than 64 KiB"),
+            "{e}"
+        );
+        // Lines of the longest recorded length read; CRLF endings too.
+        let long = format!(
+            "{{\"type\":\"header\",\"pad\":\"{}\"}}\r\n{{\"f\":0,\"in\":\".\"}}\r\n",
+            "0".repeat(6_500)
+        );
+        assert_eq!(read(&long).unwrap().frames.len(), 1);
+        // Text past the total limit: refused, however it is cut into lines.
+        let mut blank = vec![b' '; 60_000];
+        blank.push(b'\n');
+        let endless = std::io::Read::chain(HEADER.as_bytes(), Endless(blank, 0));
+        let e = load_reader("t", endless).unwrap_err().to_string();
+        assert!(e.contains("longer than 512 MiB"), "{e}");
+    }
+
+    /// Its bytes over and over.
+    struct Endless(Vec<u8>, usize);
+
+    impl std::io::Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = out.len().min(self.0.len() - self.1);
+            out[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 = (self.1 + n) % self.0.len();
+            Ok(n)
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn dev_zero_is_refused_at_the_first_line() {
+        let e = load(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(
+            e.contains("line 1") && e.contains("longer than 64 KiB"),
+            "{e}"
+        );
     }
 }
