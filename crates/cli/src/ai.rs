@@ -278,6 +278,9 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
 fn bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut config = config(&args.style, args.games, args.crash)?;
     config.uncapped = args.uncapped;
+    if let Some(path) = &args.plot {
+        crate::output::check(path)?;
+    }
     if config.seeds.len() < args.games {
         bail!(
             "--games {}: the published seed list has {}",
@@ -313,14 +316,14 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             "AI scores: level {} start, {} Hz, reaction {} ({} games)",
             config.start_level, config.tap_hz, config.reaction, args.games
         );
-        crate::plot::score_histogram(path, &title, &scores)
-            .with_context(|| format!("cannot draw {}", path.display()))?;
+        crate::plot::score_histogram(path, &title, &scores)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
     check(&args.style)?;
+    crate::output::check(&args.output)?;
     let config = TuneConfig {
         iterations: args.iterations,
         population: args.population,
@@ -339,8 +342,8 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
     for g in &history {
         println!("{}", serde_json::to_string(g)?);
     }
-    nestris_replay::write_atomically(&args.output, best.to_toml().as_bytes())
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let toml = best.to_toml();
+    crate::output::write(&args.output, |w| w.write_all(toml.as_bytes()))?;
     println!("best weights written to {}", args.output.display());
     Ok(ExitCode::SUCCESS)
 }

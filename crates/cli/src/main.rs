@@ -9,6 +9,7 @@ mod ai;
 mod bench;
 mod conformance;
 mod export;
+mod output;
 mod pilot;
 mod play;
 mod plot;

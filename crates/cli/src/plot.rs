@@ -16,8 +16,32 @@ fn fonts() {
     });
 }
 
-fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow!("{e:?}")
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("cannot draw the chart: {e}")
+}
+
+/// Draws a `width` x `height` chart with `paint` and writes it to `path` as a PNG, whole
+/// or not at all (plotters' own file writer leaves half a file when it fails).
+fn chart(
+    path: &Path,
+    (width, height): (u32, u32),
+    paint: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> Result<()>,
+) -> Result<()> {
+    fonts();
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+        paint(&root)?;
+        root.present().map_err(err)?;
+    }
+    let mut png = Vec::new();
+    let mut enc = png::Encoder::new(&mut png, width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header()?;
+    w.write_image_data(&rgb)?;
+    w.finish()?;
+    crate::output::write(path, |out| out.write_all(&png))
 }
 
 /// The piece name at a whole tick (axis values are piece indices), empty between them.
@@ -32,10 +56,15 @@ fn label(v: f64, flipped: bool) -> String {
 
 /// A heat map of P(next | previous) with the percentages written in the cells.
 pub fn heat_map(path: &Path, a: &Analysis) -> Result<()> {
-    fonts();
-    let root = BitMapBackend::new(path, (760, 720)).into_drawing_area();
+    chart(path, (760, 720), |root| heat_map_on(root, a))
+}
+
+fn heat_map_on(
+    root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    a: &Analysis,
+) -> Result<()> {
     root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(
             "NES Tetris: P(next piece | previous piece)",
             ("sans-serif", 26),
@@ -89,14 +118,19 @@ pub fn heat_map(path: &Path, a: &Analysis) -> Result<()> {
                 .map_err(err)?;
         }
     }
-    root.present().map_err(err)?;
     Ok(())
 }
 
 /// A histogram of scores.
 pub fn score_histogram(path: &Path, title: &str, scores: &[u64]) -> Result<()> {
-    fonts();
-    let root = BitMapBackend::new(path, (900, 540)).into_drawing_area();
+    chart(path, (900, 540), |root| histogram_on(root, title, scores))
+}
+
+fn histogram_on(
+    root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    title: &str,
+    scores: &[u64],
+) -> Result<()> {
     root.fill(&WHITE).map_err(err)?;
     let bins = 20u64;
     let top = scores.iter().copied().max().unwrap_or(1).max(1);
@@ -106,7 +140,7 @@ pub fn score_histogram(path: &Path, title: &str, scores: &[u64]) -> Result<()> {
         counts[(s / width).min(bins) as usize] += 1;
     }
     let ymax = counts.iter().copied().max().unwrap_or(1).max(1);
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(45)
@@ -126,6 +160,5 @@ pub fn score_histogram(path: &Path, title: &str, scores: &[u64]) -> Result<()> {
             Rectangle::new([(x0, 0), (x0 + width, c)], RGBColor(60, 90, 200).filled())
         }))
         .map_err(err)?;
-    root.present().map_err(err)?;
     Ok(())
 }

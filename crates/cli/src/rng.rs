@@ -1,6 +1,6 @@
 //! `nestris rng`: the randomizer analysis, exhaustive, and optionally measured in games.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Parser;
 use nestris_sim::rng::{analyse, simulate, Analysis, PIECES};
 use std::path::PathBuf;
@@ -52,6 +52,9 @@ fn print_table(title: &str, a: &Analysis) {
 
 /// Runs `nestris rng`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    if let Some(path) = &args.plot {
+        crate::output::check(path)?;
+    }
     let start = std::time::Instant::now();
     let exact = analyse();
     let secs = start.elapsed().as_secs_f64();
@@ -67,8 +70,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
     }
     if let Some(path) = &args.plot {
-        crate::plot::heat_map(path, &exact)
-            .with_context(|| format!("cannot draw {}", path.display()))?;
+        crate::plot::heat_map(path, &exact)?;
         if !args.json {
             println!("heat map written to {}", path.display());
         }

@@ -31,6 +31,7 @@ pub struct Args {
 
 /// Runs `nestris screenshot`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    crate::output::check(&args.output)?;
     let game = if let Some(path) = &args.replay {
         let replay = nestris_replay::Replay::load(path)?;
         let n = args
@@ -59,7 +60,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let mut frame = Frame::new();
     nestris_render::draw(&game, &mut frame);
-    nestris_replay::write_atomically(&args.output, &encode_png(&frame))
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let png = encode_png(&frame);
+    crate::output::write(&args.output, |w| w.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
 }

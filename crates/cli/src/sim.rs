@@ -1,6 +1,6 @@
 //! `nestris sim`: games headless as fast as the machine allows.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use nestris_core::Region;
@@ -103,9 +103,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     let policy = match &args.inputs {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let v = inputs::parse(&text).with_context(|| format!("{}", path.display()))?;
+            let v = inputs::load(path)?;
             Policy::Inputs(Arc::new(v))
         }
         None => args.policy.parse::<Policy>()?,

@@ -424,3 +424,87 @@ fn sim_and_ai_warn_once_when_music_plays_without_a_rom() {
     }
     nestris().args(["sim", "--music", "4"]).assert().failure();
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_replay_of_the_most_frames_exports_in_bounded_memory() {
+    use nestris_core::{Buttons, Region};
+    use nestris_replay::{Replay, Start, MAX_FRAMES};
+    // A file of a few dozen bytes (one run of inputs) that claims the most frames a replay
+    // may hold: its movie is 2 GiB of text, which used to be built in memory first.
+    let mut r = Replay::new(Start::PowerOn(Region::Ntsc));
+    r.inputs = vec![Buttons(0); MAX_FRAMES as usize];
+    let bytes = r.to_bytes();
+    drop(r);
+    assert!(bytes.len() < 100, "{} bytes", bytes.len());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.nestris");
+    std::fs::write(&file, bytes).unwrap();
+    // 768 MiB of address space: the inputs (128 MiB) fit, a movie in memory does not.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 786432 && exec \"$0\" export --fm2 \"$1\" -o - | wc -l")
+        .arg(env!("CARGO_BIN_EXE_nestris"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert_eq!(lines, MAX_FRAMES + 15, "{stderr}");
+}
+
+#[test]
+fn output_paths_are_checked_before_the_work_and_no_folder_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let snapshot = dir.path().join("start.snapshot");
+    std::fs::write(
+        &snapshot,
+        nestris_core::Game::power_on(nestris_core::Region::Ntsc)
+            .snapshot()
+            .encode(),
+    )
+    .unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["rng", "--plot"], "heat.png"),
+        // The benchmark's 100 games would take minutes: the path is refused first.
+        (&["ai", "bench", "--plot"], "scores.png"),
+        (&["ai", "tune", "--iterations", "50", "-o"], "best.toml"),
+        (&["export", "--fm2", "no-input.nestris", "-o"], "x.fm2"),
+        (&["screenshot", "--snapshot", "SNAP", "-o"], "x.png"),
+    ];
+    for (args, name) in cases {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.replace("SNAP", &snapshot.to_string_lossy()))
+            .collect();
+        nestris()
+            .args(&args)
+            .arg(missing.join(name))
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("no-such-folder: does not exist"))
+            .stderr(predicate::str::contains('\n').count(1));
+        assert!(!missing.exists(), "{args:?} made the folder");
+    }
+    // A folder is not a file; a good path is written.
+    nestris()
+        .args(["screenshot", "--snapshot"])
+        .arg(&snapshot)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("it is a folder"));
+    let png = dir.path().join("x.png");
+    nestris()
+        .args(["screenshot", "--snapshot"])
+        .arg(&snapshot)
+        .arg("-o")
+        .arg(&png)
+        .assert()
+        .success();
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}

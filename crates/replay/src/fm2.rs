@@ -138,33 +138,71 @@ pub const TETRIS_USA_FM2_CHECKSUM: &str = "base64:Ww5XFVjIx5aTe5avRpVhxg==";
 /// Writes a power-on replay as an FCEUX movie (with the cartridge's `romChecksum` when
 /// NTSC; the PAL cartridge is another image, whose checksum is not known here).
 pub fn write(replay: &Replay) -> Result<String, Fm2Error> {
-    let region = match &replay.start {
-        Start::PowerOn(r) => *r,
-        Start::Setup(_) => return Err(Fm2Error::NotFromPowerOn("game setup")),
-        Start::Snapshot(_) => return Err(Fm2Error::NotFromPowerOn("snapshot")),
-    };
-    let mut out = String::with_capacity(64 + replay.inputs.len() * 16);
-    out.push_str("version 3\nemuVersion 22020\nrerecordCount 0\n");
-    out.push_str(&format!("palFlag {}\n", region as u8));
-    out.push_str("romFilename Tetris (USA)\n");
+    let mut out = Vec::with_capacity(512 + replay.inputs.len() * LINE.len());
+    write_to(replay, &mut out).map_err(|e| match e {
+        WriteError::Movie(e) => e,
+        WriteError::Io(e) => unreachable!("writing to memory failed: {e}"),
+    })?;
+    Ok(String::from_utf8(out).expect("the movie is ASCII"))
+}
+
+/// Why a movie could not be written to a stream.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The replay has no FM2 form.
+    #[error(transparent)]
+    Movie(#[from] Fm2Error),
+    /// The stream refused the bytes.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// The region of the movie `replay` would be, or why it has no FM2 form (only a power-on
+/// start has one).
+pub fn movie_region(replay: &Replay) -> Result<Region, Fm2Error> {
+    match &replay.start {
+        Start::PowerOn(r) => Ok(*r),
+        Start::Setup(_) => Err(Fm2Error::NotFromPowerOn("game setup")),
+        Start::Snapshot(_) => Err(Fm2Error::NotFromPowerOn("snapshot")),
+    }
+}
+
+/// One input line as written: `|0|RLDUTSBA|||` and its newline.
+const LINE: &[u8; 15] = b"|0|........|||\n";
+
+/// [`write`], a line at a time into `out` (a movie of millions of frames is never whole in
+/// memory).
+pub fn write_to(replay: &Replay, mut out: impl std::io::Write) -> Result<(), WriteError> {
+    let region = movie_region(replay)?;
+    let mut head = String::from("version 3\nemuVersion 22020\nrerecordCount 0\n");
+    head.push_str(&format!("palFlag {}\n", region as u8));
+    head.push_str("romFilename Tetris (USA)\n");
     if region == Region::Ntsc {
-        out.push_str(&format!("romChecksum {TETRIS_USA_FM2_CHECKSUM}\n"));
+        head.push_str(&format!("romChecksum {TETRIS_USA_FM2_CHECKSUM}\n"));
     }
-    out.push_str("guid 00000000-0000-0000-0000-000000000000\n");
-    out.push_str("fourscore 0\nmicrophone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n");
+    head.push_str("guid 00000000-0000-0000-0000-000000000000\n");
+    head.push_str("fourscore 0\nmicrophone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n");
     if replay.demo == DemoSource::Builtin {
-        out.push_str("comment recorded by nestris; any demo shown used nestris's own tables, not the cartridge's\n");
+        head.push_str("comment recorded by nestris; any demo shown used nestris's own tables, not the cartridge's\n");
     } else {
-        out.push_str("comment recorded by nestris\n");
+        head.push_str("comment recorded by nestris\n");
     }
-    for b in &replay.inputs {
-        out.push_str("|0|");
-        for (c, bit) in FIELD {
-            out.push(if b.bits() & bit != 0 { c } else { '.' });
+    out.write_all(head.as_bytes())?;
+    // Written in blocks of lines: one call per frame would cost more than the text.
+    let mut block = [0u8; LINE.len() * 256];
+    for chunk in replay.inputs.chunks(256) {
+        for (b, line) in chunk.iter().zip(block.chunks_exact_mut(LINE.len())) {
+            line.copy_from_slice(LINE);
+            for (i, (c, bit)) in FIELD.iter().enumerate() {
+                if b.bits() & bit != 0 {
+                    line[3 + i] = *c as u8;
+                }
+            }
         }
-        out.push_str("|||\n");
+        out.write_all(&block[..chunk.len() * LINE.len()])?;
     }
-    Ok(out)
+    out.flush()?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ pub mod session;
 pub use format::{ReplayError, FORMAT_VERSION, MAGIC, MAX_FRAMES};
 pub use load::{LoadError, MAX_FILE_BYTES};
 pub use proof::{Mismatch, Proof, Verdict};
-pub use recorder::{remove_stale_temps, write_atomically, Recorder};
+pub use recorder::{remove_stale_temps, write_atomically, write_atomically_with, Recorder};
 
 use proof::Checker;
 
