@@ -114,7 +114,7 @@ fn from_file(f: &TableFile) -> Result<HighScores, String> {
 
 /// Reads a high-score table.
 pub fn load_high_scores(path: &Path) -> Loaded<HighScores> {
-    load_json(path, |f: TableFile| from_file(&f))
+    load_json(path, parse_high_scores)
 }
 
 /// Writes a high-score table atomically.
@@ -134,7 +134,7 @@ pub struct Settings {
 
 /// Reads the settings.
 pub fn load_settings(path: &Path) -> Loaded<Settings> {
-    load_json(path, Ok)
+    load_json(path, parse_settings)
 }
 
 /// Writes the settings atomically.
@@ -150,27 +150,61 @@ pub fn paths(data_dir: &Path) -> (PathBuf, PathBuf) {
     )
 }
 
-fn load_json<F, T>(path: &Path, convert: impl FnOnce(F) -> Result<T, String>) -> Loaded<T>
+/// The largest kept file read (a table is under 1 KiB): a larger one is not ours.
+pub const MAX_KEPT_BYTES: u64 = 1 << 20;
+
+/// A high-score table from its file's text, or why it is not one.
+pub fn parse_high_scores(text: &str) -> Result<HighScores, String> {
+    parse_json(text, |f: TableFile| from_file(&f))
+}
+
+/// The settings from their file's text, or why they are not.
+pub fn parse_settings(text: &str) -> Result<Settings, String> {
+    parse_json(text, Ok)
+}
+
+/// A high-score table as its file's text (what [`save_high_scores`] writes).
+pub fn high_scores_text(hs: &HighScores) -> String {
+    json_text(&to_file(hs)).expect("a table always serializes")
+}
+
+fn parse_json<F, T>(text: &str, convert: impl FnOnce(F) -> Result<T, String>) -> Result<T, String>
 where
     F: for<'de> Deserialize<'de>,
 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    convert(serde_json::from_str::<F>(text).map_err(|e| e.to_string())?)
+}
+
+fn load_json<T>(path: &Path, parse: impl FnOnce(&str) -> Result<T, String>) -> Loaded<T> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| f.take(MAX_KEPT_BYTES + 1).read_to_end(&mut bytes));
+    match read {
+        Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Loaded::Missing,
         Err(e) => return Loaded::Corrupt(e.to_string()),
+    }
+    if bytes.len() as u64 > MAX_KEPT_BYTES {
+        return Loaded::Corrupt(format!("larger than {} KiB", MAX_KEPT_BYTES >> 10));
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Loaded::Corrupt("not UTF-8 text".into());
     };
-    match serde_json::from_str::<F>(&text) {
-        Ok(f) => match convert(f) {
-            Ok(v) => Loaded::Found(v),
-            Err(why) => Loaded::Corrupt(why),
-        },
-        Err(e) => Loaded::Corrupt(e.to_string()),
+    match parse(&text) {
+        Ok(v) => Loaded::Found(v),
+        Err(why) => Loaded::Corrupt(why),
     }
 }
 
-fn save_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
-    let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
+fn json_text<T: Serialize>(value: &T) -> serde_json::Result<String> {
+    let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
+    Ok(text)
+}
+
+fn save_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
+    let text = json_text(value).map_err(std::io::Error::other)?;
     nestris_replay::write_atomically(path, text.as_bytes())
 }
 
@@ -328,6 +362,16 @@ mod tests {
         hs.levels[0] = 29;
         hs.scores[6] = [0x00, 0x01, 0x23];
         hs
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_refused_at_the_limit() {
+        let Loaded::Corrupt(why) = load_high_scores(Path::new("/dev/zero")) else {
+            panic!("read /dev/zero as a table")
+        };
+        assert_eq!(why, "larger than 1024 KiB");
+        assert_eq!(parse_high_scores(&high_scores_text(&table())), Ok(table()));
     }
 
     #[test]

@@ -48,6 +48,25 @@ deadzone = 0.5
 volume = 0.6
 "#;
 
+/// The largest config file read (the default is under 2 KiB).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// A config file's text, at most [`MAX_CONFIG_BYTES`] of it.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} KiB, not a config file",
+            MAX_CONFIG_BYTES >> 10
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text"))
+}
+
 /// Everything the config file chooses.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Config {
@@ -277,13 +296,48 @@ impl Config {
         if config.keys.quit.is_empty() {
             return Err(err(None, "keys.quit needs at least one key".into()));
         }
+        let k = &config.keys;
+        let keys = [
+            ("up", &k.up),
+            ("down", &k.down),
+            ("left", &k.left),
+            ("right", &k.right),
+            ("a", &k.a),
+            ("b", &k.b),
+            ("start", &k.start),
+            ("select", &k.select),
+            ("quit", &k.quit),
+            ("mute", &k.mute),
+            ("fullscreen", &k.fullscreen),
+        ];
+        if let Some((one, other, key)) = bound_twice(&keys) {
+            return Err(err(
+                None,
+                format!("keys.{one} and keys.{other} both have {key:?}: a key does one thing"),
+            ));
+        }
+        let p = &config.gamepad;
+        let pads = [
+            ("a", &p.a),
+            ("b", &p.b),
+            ("start", &p.start),
+            ("select", &p.select),
+        ];
+        if let Some((one, other, button)) = bound_twice(&pads) {
+            return Err(err(
+                None,
+                format!(
+                    "gamepad.{one} and gamepad.{other} both have {button:?}: a button does one thing"
+                ),
+            ));
+        }
         Ok(config)
     }
 
     /// Reads the config file, writing the defaults there first if it does not exist.
     /// A default file that cannot be written is only a warning (the defaults apply).
     pub fn load_or_create(path: &Path) -> Result<Config, ConfigError> {
-        match std::fs::read_to_string(path) {
+        match read_text(path) {
             Ok(text) => Config::parse(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if let Err(e) = nestris_replay::write_atomically(path, DEFAULT_TOML.as_bytes()) {
@@ -301,6 +355,20 @@ impl Config {
             }),
         }
     }
+}
+
+/// The first input bound to two actions: the two actions' names and the input.
+fn bound_twice<'a, T: PartialEq + Copy>(
+    actions: &[(&'a str, &Vec<T>)],
+) -> Option<(&'a str, &'a str, T)> {
+    actions.iter().enumerate().find_map(|(i, (one, inputs))| {
+        inputs.iter().find_map(|x| {
+            actions[i + 1..]
+                .iter()
+                .find(|(_, others)| others.contains(x))
+                .map(|(other, _)| (*one, *other, *x))
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -492,7 +560,7 @@ mod tests {
 
     #[test]
     fn a_good_file_remaps_keys() {
-        let text = "[keys]\nleft = [\"A\", \"left\"]\nright = [\"d\"]\na = [\"Space\", \"numpad5\"]\n\n[sound]\nvolume = 0.25\n[gamepad]\na = [\"south\"]\n";
+        let text = "[keys]\nleft = [\"A\", \"left\"]\nright = [\"d\"]\na = [\"Space\", \"numpad5\"]\n\n[sound]\nvolume = 0.25\n[gamepad]\na = [\"south\"]\nb = [\"east\"]\n";
         let c = Config::parse(text, p()).unwrap();
         assert_eq!(c.keys.left, vec![KeyCode::KeyA, KeyCode::ArrowLeft]);
         assert_eq!(c.keys.right, vec![KeyCode::KeyD]);
@@ -504,6 +572,30 @@ mod tests {
         );
         assert_eq!(c.volume, 0.25);
         assert_eq!(c.gamepad.a, vec![PadButton::South]);
+    }
+
+    #[test]
+    fn one_key_for_two_actions_is_refused() {
+        let e = Config::parse("[keys]\na = [\"Z\"]\n", p()).unwrap_err();
+        assert_eq!(
+            e.message,
+            "keys.a and keys.b both have KeyZ: a key does one thing"
+        );
+        let e = Config::parse("[gamepad]\nstart = [\"east\"]\n", p()).unwrap_err();
+        assert_eq!(
+            e.message,
+            "gamepad.a and gamepad.start both have East: a button does one thing"
+        );
+        // The same key twice for one action is only redundant.
+        let c = Config::parse("[keys]\na = [\"X\", \"X\"]\n", p()).unwrap();
+        assert_eq!(c.keys.a, vec![KeyCode::KeyX, KeyCode::KeyX]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_refused() {
+        let e = Config::load_or_create(Path::new("/dev/zero")).unwrap_err();
+        assert!(e.message.contains("larger than 1024 KiB"), "{}", e.message);
     }
 
     #[test]
