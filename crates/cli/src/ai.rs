@@ -33,7 +33,8 @@ enum AiCommand {
 /// How the AI plays.
 #[derive(Debug, Clone, ClapArgs)]
 struct Style {
-    /// Start level (any level the game can hold: 0-19 from the menu, 29 for the kill screen).
+    /// Start level 0-255: 0-19 as from the menu; a higher one is set directly, as a
+    /// practice mode does (29 the kill screen, 155 and up the crash levels).
     #[arg(long, default_value_t = 18)]
     start_level: u8,
     /// Tap rate in Hz: 30, 20, 15 or 12.
@@ -45,8 +46,8 @@ struct Style {
     /// Evaluator weights (TOML or JSON; default: the built-in ones).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1-1024 (default: all cores).
+    #[arg(long, value_parser = crate::thread_count)]
     threads: Option<usize>,
     /// Music 0-2, or 3 for none (the default). With music on the sound engine's cycles need
     /// the cartridge's music (--rom); without it no lag frame or crash is modelled.
@@ -55,8 +56,8 @@ struct Style {
     /// Your Tetris (USA) ROM: its music's scripts make the timing exact with music on.
     #[arg(long, value_name = "FILE")]
     rom: Option<PathBuf>,
-    /// Stop each game after this many frames.
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Stop each game after this many frames (at least 1).
+    #[arg(long, default_value_t = 2_000_000, value_parser = crate::count64)]
     max_frames: u64,
     /// Do not dodge crashes: by default, where its chosen placement would crash the
     /// cartridge (levels ~155 and up, the timing known, a crash mode but off), the AI takes
@@ -69,8 +70,8 @@ struct Style {
 struct PlayArgs {
     #[command(flatten)]
     style: Style,
-    /// Games to play (seeds from the published list).
-    #[arg(long, default_value_t = 1)]
+    /// Games to play (seeds from the published list; at least 1).
+    #[arg(long, default_value_t = 1, value_parser = crate::count)]
     games: usize,
     /// When the cartridge would crash: cartridge (the game ends there), show (report it,
     /// play on), topout (end it as a top-out) or off (no lag or crash model).
@@ -88,8 +89,8 @@ struct PlayArgs {
 struct BenchArgs {
     #[command(flatten)]
     style: Style,
-    /// Games (the first N of the published seed list).
-    #[arg(long, default_value_t = 100)]
+    /// Games (the first N of the published seed list; at least 1).
+    #[arg(long, default_value_t = 100, value_parser = crate::count)]
     games: usize,
     /// When the cartridge would crash: cartridge (the game ends there), show (report it,
     /// play on), topout (end it as a top-out) or off (no lag or crash model).
@@ -110,14 +111,14 @@ struct BenchArgs {
 struct TuneArgs {
     #[command(flatten)]
     style: Style,
-    /// Iterations.
-    #[arg(long, default_value_t = 10)]
+    /// Iterations (at least 1).
+    #[arg(long, default_value_t = 10, value_parser = crate::count)]
     iterations: usize,
-    /// Candidates per iteration.
-    #[arg(long, default_value_t = 16)]
+    /// Candidates per iteration (at least 1).
+    #[arg(long, default_value_t = 16, value_parser = crate::count)]
     population: usize,
-    /// Games per candidate.
-    #[arg(long, default_value_t = 8)]
+    /// Games per candidate (at least 1).
+    #[arg(long, default_value_t = 8, value_parser = crate::count)]
     games: usize,
     /// Where to write the best weights (TOML).
     #[arg(short, long, value_name = "FILE")]
@@ -132,14 +133,7 @@ fn weights(style: &Style) -> Result<Weights> {
 }
 
 fn threads(style: &Style) -> usize {
-    style
-        .threads
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1)
+    crate::default_threads(style.threads)
 }
 
 fn check(style: &Style) -> Result<()> {

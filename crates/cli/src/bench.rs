@@ -17,8 +17,8 @@ pub struct Args {
     /// Seconds per measurement.
     #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
-    /// Threads for the scaling figure (default: all cores).
-    #[arg(long)]
+    /// Threads for the scaling figure, 1-1024 (default: all cores).
+    #[arg(long, value_parser = crate::thread_count)]
     pub threads: Option<usize>,
     /// Print as JSON.
     #[arg(long)]
@@ -98,11 +98,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     black_box(g);
 
     // Scaling: the same simulated games on 1 thread and on T threads.
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = crate::default_threads(args.threads);
     // Enough games (about half a second on one core) that starting threads does not count.
     let games = 3000 * threads as u64;
     let sim = |t: usize| {

@@ -57,6 +57,40 @@ fn parse_crash_mode(name: &str) -> Result<nestris_core::CrashMode, String> {
         .ok_or_else(|| format!("unknown crash mode {name:?}: use cartridge, show, topout or off"))
 }
 
+/// The most worker threads a command starts (more than any machine here has cores; a
+/// larger count is a typo that would exhaust the system's threads).
+const MAX_THREADS: usize = 1024;
+
+/// `--threads N`: 1 to [`MAX_THREADS`].
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=MAX_THREADS) => Ok(n),
+        _ => Err(format!("use 1 to {MAX_THREADS}")),
+    }
+}
+
+/// `--games N` and other counts of things to do: at least 1.
+fn count(text: &str) -> Result<usize, String> {
+    count64(text).and_then(|n| usize::try_from(n).map_err(|_| "too large".to_string()))
+}
+
+/// [`count`] as a `u64`.
+fn count64(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("use a whole number of at least 1".to_string()),
+    }
+}
+
+/// The worker threads a command runs when `--threads` is not given: one per core.
+fn default_threads(given: Option<usize>) -> usize {
+    given.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
 /// The cartridge data of the user's ROM (`--rom FILE`), if given.
 fn load_cartridge(
     rom: Option<&std::path::Path>,
@@ -77,7 +111,14 @@ fn warn_music_without_rom() {
     );
 }
 
+/// A reader that stops reading (`nestris rng --json | head -1`) ends the program quietly,
+/// as it ends `cat`: Rust ignores SIGPIPE, and a print to a closed pipe would panic.
+fn quiet_on_closed_pipe() {
+    sigpipe::reset();
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         None => play::run(&play::Args::default()),
@@ -142,5 +183,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("use cartridge, show, topout or off"), "{e}");
+    }
+
+    #[test]
+    fn options_outside_their_range_are_refused() {
+        for args in [
+            &["sim", "--level", "25"][..],
+            &["sim", "--games", "0"],
+            &["sim", "--threads", "0"],
+            &["sim", "--threads", "100000"],
+            &["sim", "--max-frames", "0"],
+            &["sim", "--per-game"],
+            &["ai", "--start-level", "256"],
+            &["ai", "--games", "0"],
+            &["ai", "bench", "--games", "0"],
+            &["ai", "tune", "--population", "0", "-o", "w.toml"],
+            &["ai", "--threads", "2000"],
+            &["rng", "--simulate", "0"],
+            &["bench", "--threads", "0"],
+            &["play", "--quick", "5"],
+            &["play", "--tui", "--quick", "20"],
+            &["play", "--tui", "--hud"],
+            &["play", "--tui", "--scale", "2"],
+            &["play", "--scale", "9"],
+            &["play", "--ai", "--ai-level", "20"],
+        ] {
+            assert!(parse(args).is_err(), "{args:?} was accepted");
+        }
+        for args in [
+            &["sim", "--level", "19", "--games", "1", "--threads", "1024"][..],
+            &["sim", "--json", "--per-game"],
+            &["ai", "--start-level", "155"],
+            &["play", "--tui", "--quick", "19"],
+            &["play", "--hud", "--scale", "8"],
+        ] {
+            assert!(parse(args).is_ok(), "{args:?} was refused");
+        }
     }
 }

@@ -15,20 +15,20 @@ pub struct Args {
     /// The PAL cartridge (50.007 Hz, PAL gravity and DAS).
     #[arg(long)]
     pub pal: bool,
-    /// Show the competitive HUD (tetris rate, drought, DAS meter, inputs).
-    #[arg(long)]
+    /// Show the competitive HUD (tetris rate, drought, DAS meter, inputs); the window's.
+    #[arg(long, conflicts_with = "tui")]
     pub hud: bool,
     /// Window scale (1-8).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "tui", value_parser = clap::value_parser!(u32).range(1..=8))]
     pub scale: Option<u32>,
-    /// Start muted.
-    #[arg(long)]
+    /// Start muted (the window's; the terminal plays no sound).
+    #[arg(long, conflicts_with = "tui")]
     pub mute: bool,
     /// Your own Tetris (USA) ROM image: the title screen's demo then shows the cartridge's demo.
     #[arg(long, value_name = "PATH")]
     pub rom: Option<PathBuf>,
-    /// The key-binding file (default: in your config directory).
-    #[arg(long, value_name = "FILE")]
+    /// The window's key-binding file (default: in your config directory).
+    #[arg(long, value_name = "FILE", conflicts_with = "tui")]
     pub config: Option<PathBuf>,
     /// Where high scores and settings are kept (default: your data directory).
     #[arg(long, value_name = "DIR")]
@@ -36,14 +36,14 @@ pub struct Args {
     /// Where every session's replay is saved (default: `replays` in the data directory).
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
-    /// Terminal mode: press through the menus to an A-type game at this level.
-    #[arg(long, value_name = "LEVEL")]
+    /// Terminal mode: press through the menus to an A-type game at this level (0-19).
+    #[arg(long, value_name = "LEVEL", requires = "tui", value_parser = clap::value_parser!(u8).range(0..=19))]
     pub quick: Option<u8>,
     /// Let the AI play (it presses through the menus to --ai-level).
     #[arg(long)]
     pub ai: bool,
     /// The level the AI starts at (0-19).
-    #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "ai")]
+    #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "ai", value_parser = clap::value_parser!(u8).range(0..=19))]
     pub ai_level: u8,
     /// The AI's tap rate in Hz (30, 20, 15 or 12).
     #[arg(long, value_name = "HZ", default_value_t = 30, requires = "ai")]

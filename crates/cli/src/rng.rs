@@ -10,7 +10,7 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 pub struct Args {
     /// Also measure the same figures in N simulated games (random input).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::count64)]
     pub simulate: Option<u64>,
     /// Print as JSON.
     #[arg(long)]

@@ -1,6 +1,6 @@
 //! `nestris sim`: games headless as fast as the machine allows.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use nestris_core::Region;
@@ -21,20 +21,20 @@ pub struct Args {
     /// Replay a replay file headless (ignores --games, --level, --seed).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
-    /// Number of games.
-    #[arg(long, default_value_t = 1)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = crate::count64)]
     pub games: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1-1024 (default: all cores; never more than games).
+    #[arg(long, value_parser = crate::thread_count)]
     pub threads: Option<usize>,
     /// Start level 0..=19 (10..=19 as with A+Start on the menu).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=19))]
     pub level: u8,
     /// Seed of the first game (game i uses seed + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Stop each game after this many frames.
-    #[arg(long, default_value_t = 10_000_000)]
+    /// Stop each game after this many frames (at least 1).
+    #[arg(long, default_value_t = 10_000_000, value_parser = crate::count64)]
     pub max_frames: u64,
     /// PAL instead of NTSC.
     #[arg(long)]
@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Include every game in the JSON output.
-    #[arg(long)]
+    #[arg(long, requires = "json")]
     pub per_game: bool,
     /// When the cartridge would crash: cartridge (the game ends, the CPU halted), show
     /// (report it, play on), topout (end it as a top-out) or off (no lag or crash model).
@@ -108,17 +108,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         None => args.policy.parse::<Policy>()?,
     };
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = crate::default_threads(args.threads);
     let config = SimConfig {
         games: args.games,
         threads,

@@ -62,7 +62,7 @@ fn sim_prints_hashes_as_hex_and_uses_no_more_threads_than_games() {
             "--games",
             "2",
             "--threads",
-            "100000",
+            "1024",
             "--policy",
             "idle",
             "--max-frames",
@@ -86,7 +86,7 @@ fn sim_prints_hashes_as_hex_and_uses_no_more_threads_than_games() {
             "--games",
             "2",
             "--threads",
-            "100000",
+            "1024",
             "--policy",
             "idle",
             "--max-frames",
@@ -95,6 +95,12 @@ fn sim_prints_hashes_as_hex_and_uses_no_more_threads_than_games() {
         .assert()
         .success()
         .stdout(predicate::str::contains("on 2 thread(s)"));
+    // A count no machine has is refused before any thread starts.
+    nestris()
+        .args(["sim", "--threads", "100000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("use 1 to 1024"));
 }
 
 #[test]
@@ -507,4 +513,22 @@ fn output_paths_are_checked_before_the_work_and_no_folder_is_made() {
         .assert()
         .success();
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_reader_that_stops_reading_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    // `nestris rng --json | head -c 0`: the pipe is closed before the first line.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nestris"))
+        .args(["rng", "--json", "--simulate", "20"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }

@@ -2,6 +2,7 @@
 //! binaries.
 
 use nestris_core::{CrashMode, DemoData, Region};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// How the front end runs.
@@ -42,46 +43,42 @@ impl TuiOptions {
     }
 
     /// Parses `--pal --quick LEVEL --replay-dir DIR --rom FILE` (arguments after the
-    /// program name); `--rom` reads the demo's tables from the image.
-    pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<TuiOptions, String> {
+    /// program name); `--rom` reads the demo's tables from the image. Paths may be any
+    /// bytes the system allows.
+    pub fn from_args<I>(args: I) -> Result<TuiOptions, String>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let mut o = TuiOptions::default();
-        let mut args = args.into_iter();
+        let mut args = args.into_iter().map(Into::into);
         while let Some(flag) = args.next() {
-            match flag.as_str() {
+            let mut value = |name: &str, what: &str| {
+                args.next()
+                    .ok_or_else(|| format!("{name} needs {what}\n{USAGE}"))
+            };
+            match flag.to_str().unwrap_or("") {
                 "--quick" => {
-                    let text = args
-                        .next()
-                        .ok_or_else(|| format!("--quick needs a level\n{USAGE}"))?;
+                    let text = value("--quick", "a level")?;
                     let level = text
-                        .parse()
-                        .map_err(|_| format!("{text:?} is not a valid level\n{USAGE}"))?;
+                        .to_str()
+                        .and_then(|t| t.parse().ok())
+                        .ok_or_else(|| format!("{text:?} is not a valid level\n{USAGE}"))?;
                     o.quick = Some(level);
                 }
                 "--pal" => o.region = Region::Pal,
-                "--replay-dir" => {
-                    let dir = args
-                        .next()
-                        .ok_or_else(|| format!("--replay-dir needs a folder\n{USAGE}"))?;
-                    o.replay_dir = Some(PathBuf::from(dir));
-                }
-                "--data-dir" => {
-                    let dir = args
-                        .next()
-                        .ok_or_else(|| format!("--data-dir needs a folder\n{USAGE}"))?;
-                    o.data_dir = Some(PathBuf::from(dir));
-                }
+                "--replay-dir" => o.replay_dir = Some(value("--replay-dir", "a folder")?.into()),
+                "--data-dir" => o.data_dir = Some(value("--data-dir", "a folder")?.into()),
                 "--rom" => {
-                    let path = args
-                        .next()
-                        .ok_or_else(|| format!("--rom needs a file\n{USAGE}"))?;
-                    let image =
-                        std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                    let path = PathBuf::from(value("--rom", "a file")?);
+                    let image = std::fs::read(&path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                     let demo = nestris_replay::rom::demo_tables(&image)
-                        .map_err(|e| format!("{path}: {e}"))?;
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
                     o.rom_demo = Some(demo);
                 }
                 "-h" | "--help" => return Err(USAGE.to_string()),
-                other => return Err(format!("unknown argument {other}\n{USAGE}")),
+                _ => return Err(format!("unknown argument {flag:?}\n{USAGE}")),
             }
         }
         o.validate()?;
@@ -135,5 +132,21 @@ mod tests {
             TuiOptions::from_args([String::from("--rom"), junk.display().to_string()]).unwrap_err();
         std::fs::remove_file(&junk).unwrap();
         assert!(e.contains("not a Tetris (USA) image"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_need_not_be_text() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        // A folder whose name is not UTF-8 is a folder; a flag that is not text is unknown.
+        let o = TuiOptions::from_args([OsStr::new("--data-dir"), OsStr::from_bytes(b"/tmp/\xff")])
+            .unwrap();
+        assert_eq!(
+            o.data_dir,
+            Some(PathBuf::from(OsStr::from_bytes(b"/tmp/\xff")))
+        );
+        let e = TuiOptions::from_args([OsStr::from_bytes(b"--\xff")]).unwrap_err();
+        assert!(e.starts_with("unknown argument \"--\\xFF\""), "{e}");
     }
 }

@@ -1,6 +1,7 @@
 //! [`WindowOptions`]: what the desktop game starts with, their defaults (the user's
 //! config and data folders) and the flags of the `nestris-window` binary.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -86,24 +87,29 @@ Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc q
 
 impl WindowOptions {
     /// Parses the binary's flags (the arguments after the program name) over the defaults.
-    pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<WindowOptions, String> {
+    /// Paths may be any bytes the system allows (they are not text on every system).
+    pub fn from_args<I>(args: I) -> Result<WindowOptions, String>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let mut o = WindowOptions::default();
         let mut replay_dir_given = false;
-        let mut args = args.into_iter();
+        let mut args = args.into_iter().map(Into::into);
         while let Some(flag) = args.next() {
             let mut value = |name: &str| {
                 args.next()
                     .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
             };
-            match flag.as_str() {
+            match flag.to_str().unwrap_or("") {
                 "--pal" => o.region = Region::Pal,
                 "--ntsc" => o.region = Region::Ntsc,
                 "--hud" => o.hud = true,
                 "--mute" => o.mute = true,
                 "--scale" => {
                     let v = value("--scale")?;
-                    o.scale = match v.parse() {
-                        Ok(n @ 1..=8) => n,
+                    o.scale = match v.to_str().map(str::parse) {
+                        Some(Ok(n @ 1..=8)) => n,
                         _ => return Err(format!("--scale {v:?} is not 1-8\n{USAGE}")),
                     };
                 }
@@ -115,15 +121,15 @@ impl WindowOptions {
                     replay_dir_given = true;
                 }
                 "--rom" => {
-                    let path = value("--rom")?;
-                    let image =
-                        std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                    let path = PathBuf::from(value("--rom")?);
+                    let image = std::fs::read(&path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                     let demo = nestris_replay::rom::demo_tables(&image)
-                        .map_err(|e| format!("{path}: {e}"))?;
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
                     o.rom_demo = Some(demo);
                 }
                 "-h" | "--help" => return Err(USAGE.to_string()),
-                other => return Err(format!("unknown argument {other}\n{USAGE}")),
+                _ => return Err(format!("unknown argument {flag:?}\n{USAGE}")),
             }
         }
         if !replay_dir_given {
@@ -175,5 +181,19 @@ mod tests {
         assert!(WindowOptions::from_args(args("--what")).is_err());
         assert!(WindowOptions::from_args(args("--replay")).is_err());
         assert!(WindowOptions::from_args(args("--rom /nonexistent/x.nes")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_need_not_be_text() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        // A folder whose name is not UTF-8 is a folder; a flag that is not text is unknown.
+        let o =
+            WindowOptions::from_args([OsStr::new("--data-dir"), OsStr::from_bytes(b"/tmp/\xff")])
+                .unwrap();
+        assert_eq!(o.data_dir, PathBuf::from(OsStr::from_bytes(b"/tmp/\xff")));
+        let e = WindowOptions::from_args([OsStr::from_bytes(b"--\xff")]).unwrap_err();
+        assert!(e.starts_with("unknown argument \"--\\xFF\""), "{e}");
     }
 }

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let options = match nestris_tui::TuiOptions::from_args(std::env::args().skip(1)) {
+    let options = match nestris_tui::TuiOptions::from_args(std::env::args_os().skip(1)) {
         Ok(o) => o,
         Err(msg) => {
             if msg.contains("usage:") {
