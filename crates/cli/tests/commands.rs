@@ -532,3 +532,20 @@ fn a_reader_that_stops_reading_ends_the_program_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }
+
+#[test]
+fn bench_counts_the_allocations_of_its_timed_loops() {
+    let out = nestris()
+        .args(["bench", "--seconds", "0.05", "--threads", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counted = v["frames_counted_for_allocations"].as_u64().unwrap();
+    assert!(counted > 100_000, "{v}");
+    assert_eq!(v["allocations_per_frame"].as_f64(), Some(0.0), "{v}");
+}
