@@ -8,9 +8,10 @@ use numpy::{
     PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
     PyReadwriteArray2, PyReadwriteArray3, PyReadwriteArray4, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyTuple};
 
 use crate::errors::invalid_argument;
 use nestris_env::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
@@ -159,9 +160,26 @@ pub fn reset_seeds(
     }
 }
 
+/// One action given alone (the single environments' `step`): a Python or numpy int
+/// (not a bool, a float or a string, which other envs would round or parse), else a
+/// `TypeError`; its range is the caller's to check.
+pub fn action_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if !is_int(obj)? {
+        return Err(PyTypeError::new_err(format!(
+            "action must be an int, got {} ({})",
+            repr(obj),
+            crate::options::type_name(obj)
+        )));
+    }
+    obj.extract::<i64>()
+        .map_err(|_| invalid_argument(format!("action {} is out of range", repr(obj))))
+}
+
 /// The actions of a vectorized `step` as a contiguous int64 array of `n`: taken as is
-/// when they are one, converted with `numpy.ascontiguousarray` otherwise (lists, other
-/// integer types).
+/// when they are one; any other integer array or sequence of ints is converted. The one
+/// rule of every environment: integers only (a float, a bool or a string is a
+/// `TypeError` naming the game and the value, never rounded or parsed), exactly `n` of
+/// them in one dimension (else `InvalidArgument`); their range is the caller's to check.
 pub fn actions_array<'py>(
     actions: &Bound<'py, PyAny>,
     n: usize,
@@ -171,20 +189,120 @@ pub fn actions_array<'py>(
             return of_length(a.readonly(), n);
         }
     }
+    // A list or a tuple is checked as given: numpy would make [0, 1.9] all floats.
+    if actions.is_instance_of::<PyList>() || actions.is_instance_of::<PyTuple>() {
+        for (i, item) in actions.try_iter()?.enumerate() {
+            let item = item?;
+            if !is_int(&item)? {
+                return Err(not_an_int(i, &item));
+            }
+        }
+    }
     let py = actions.py();
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("dtype", "int64")?;
-    let converted = py
-        .import("numpy")?
-        .getattr("ascontiguousarray")?
-        .call((actions,), Some(&kwargs))
-        .map_err(|e| invalid_argument(format!("actions must be {n} ints (one per game): {e}")))?;
+    let np = py.import("numpy")?;
+    let a = np.getattr("asarray")?.call1((actions,)).map_err(|e| {
+        PyTypeError::new_err(format!("actions must be {n} ints (one per game): {e}"))
+    })?;
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    if shape.len() != 1 {
+        return Err(invalid_argument(format!(
+            "actions must be a 1-dimensional array of {n} ints (one per game), got shape {shape:?}"
+        )));
+    }
+    if shape[0] != n {
+        return Err(invalid_argument(format!(
+            "actions must hold {n} actions (one per game), got {}",
+            shape[0]
+        )));
+    }
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    let converted = match kind.as_str() {
+        "i" | "u" => {
+            // The largest uint64 values do not fit: out of range, named like any other.
+            let item_size: usize = a.getattr("dtype")?.getattr("itemsize")?.extract()?;
+            if kind == "u" && item_size == 8 {
+                for i in 0..n {
+                    let v: u64 = a.get_item(i)?.extract()?;
+                    if i64::try_from(v).is_err() {
+                        return Err(invalid_argument(format!(
+                            "action {v} of game {i} is out of range"
+                        )));
+                    }
+                }
+            }
+            np.getattr("ascontiguousarray")?
+                .call1((a.call_method1("astype", ("int64",))?,))?
+        }
+        _ => {
+            // Name the first value that is not an int (an object array may mix them).
+            for i in 0..n {
+                let item = a.get_item(i)?;
+                let value = if item.hasattr("item")? {
+                    item.call_method0("item")?
+                } else {
+                    item
+                };
+                if !is_int(&value)? {
+                    return Err(not_an_int(i, &value));
+                }
+            }
+            // Python ints in an object array: each must fit.
+            let ints = (0..n)
+                .map(|i| {
+                    let item = a.get_item(i)?;
+                    item.extract::<i64>().map_err(|_| {
+                        invalid_argument(format!(
+                            "action {} of game {i} is out of range",
+                            repr(&item)
+                        ))
+                    })
+                })
+                .collect::<PyResult<Vec<i64>>>()?;
+            PyArray1::from_vec(py, ints).into_any()
+        }
+    };
     let a = converted.cast_into::<PyArray1<i64>>().map_err(|_| {
         invalid_argument(format!(
             "actions must be a 1-dimensional array of {n} ints (one per game)"
         ))
     })?;
     of_length(a.readonly(), n)
+}
+
+/// An int and not a bool (Python's `bool` is an `int`; numpy's integer scalars are ints
+/// here, as `operator.index` takes them).
+fn is_int(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_exact_instance_of::<PyInt>() {
+        return Ok(true); // the common case, before any lookup
+    }
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(false);
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(true);
+    }
+    static NUMPY_INTEGER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let py = obj.py();
+    let integer = NUMPY_INTEGER.get_or_try_init(py, || {
+        py.import("numpy")?.getattr("integer").map(Bound::unbind)
+    })?;
+    obj.is_instance(integer.bind(py))
+}
+
+/// The error for game `i`'s action `value`, which is not an int.
+fn not_an_int(i: usize, value: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "actions must be ints: game {i} has {} ({})",
+        repr(value),
+        crate::options::type_name(value)
+    ))
+}
+
+/// `repr(obj)` for a message.
+fn repr(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 fn of_length(a: PyReadonlyArray1<'_, i64>, n: usize) -> PyResult<PyReadonlyArray1<'_, i64>> {

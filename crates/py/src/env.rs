@@ -157,8 +157,9 @@ impl FrameEnv {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        action: i64,
+        action: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyAny>, f64, bool, Bound<'py, PyDict>)> {
+        let action = crate::batch::action_int(action)?;
         let n = self.cfg.actions.len();
         if !(0..n as i64).contains(&action) {
             return Err(invalid_argument(format!(

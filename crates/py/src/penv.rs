@@ -308,19 +308,7 @@ impl PlacementEnv {
 /// An action as Python passed it: an int (any size: out-of-range ones are reported by
 /// [`check_action`]), else `TypeError`.
 fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    match obj.extract::<i64>() {
-        Ok(v) => Ok(v),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
-            Err(crate::errors::invalid_argument(format!(
-                "action must be from 0 to {} (a placement index; see the action mask), got {obj}",
-                MAX_PLACEMENTS - 1
-            )))
-        }
-        Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "action must be an int (a placement index), got {}",
-            crate::options::type_name(obj)
-        ))),
-    }
+    crate::batch::action_int(obj)
 }
 
 /// An input model as a dict.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -143,3 +144,49 @@ def test_evaluate_errors() -> None:
         nestris.evaluate("idle", games=1, level=1000)
     with pytest.raises(nestris.InvalidArgument, match="max_steps"):
         nestris.evaluate("idle", games=1, max_steps=0)
+
+
+@pytest.mark.parametrize(
+    "bad, game, shown",
+    [
+        ([0, 1.9, 0], 1, "1.9"),
+        (np.array([1.0, 2.0, 3.0]), 0, "1.0"),
+        (["5", "5", "5"], 0, "'5'"),
+        ([0, 0, float("nan")], 2, "nan"),
+        (np.array([True, False, True]), 0, "True"),
+        ([0, None, 0], 1, "None"),
+    ],
+)
+def test_one_action_rule_for_every_env(bad: object, game: int, shown: str) -> None:
+    """Ints only, for the single and the vector envs alike: never rounded or parsed."""
+    import re
+
+    for make in (
+        lambda: nestris.VecEnv(3),
+        lambda: nestris.VecPlacementEnv(3, start_level=18),
+        lambda: gymnasium.make_vec("nestris/NES-Tetris-v0", num_envs=3, vectorization_mode="vector_entry_point"),
+    ):
+        v = make()
+        v.reset(seed=0)
+        with pytest.raises(TypeError, match=f"actions must be ints: game {game} has {re.escape(shown)}"):
+            v.step(bad)
+    single = (nestris.NesTetrisEnv(), nestris.NesTetrisPlacementEnv(start_level=18))
+    for env in single:
+        env.reset(seed=0)
+        value = bad[game] if isinstance(bad, list) else bad[game].item()
+        with pytest.raises(TypeError, match="action must be an int"):
+            env.step(value)
+    # Integers of any width pass, and a range error names the game.
+    v = nestris.VecEnv(3)
+    v.reset(seed=0)
+    for ok in ([1, 2, 3], np.array([1, 2, 3], dtype=np.int32), np.array([1, 2, 3], dtype=np.uint64)):
+        v.step(ok)
+    with pytest.raises(nestris.InvalidArgument, match="action 18446744073709551615 of game 1 is out of range"):
+        v.step(np.array([0, 2**64 - 1, 0], dtype=np.uint64))
+    with pytest.raises(nestris.InvalidArgument, match="action -1 of game 2 is out of range"):
+        v.step([0, 0, -1])
+    with pytest.raises(nestris.InvalidArgument, match="1-dimensional"):
+        v.step(np.zeros((3, 1), dtype=np.int64))
+    env = nestris.NesTetrisEnv()
+    env.reset(seed=0)
+    env.step(np.int16(3))

@@ -105,7 +105,7 @@ def test_actions_of_any_integer_type() -> None:
         np.testing.assert_array_equal(oa["features"], ob["features"])
     with pytest.raises(nestris.InvalidArgument, match="1-dimensional array of 3 ints"):
         a.step(np.zeros((3, 1), dtype=np.int64))
-    with pytest.raises(nestris.InvalidArgument, match="actions must be 3 ints"):
+    with pytest.raises(TypeError, match="actions must be ints: game 0 has 'x'"):
         a.step(["x", "y", "z"])
 
 

@@ -88,8 +88,9 @@ class _RustVectorEnv(VectorEnv[Any, Any, Any]):
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps every game (one action each: a frame's buttons or a placement);
         auto-resets as described in :mod:`nestris.vec`."""
-        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        obs, rewards, terminated, truncated, info = self._vec.step(acts)
+        # Passed as given: the core checks them (ints only, one per game) and names the
+        # game of a bad one; converting here would round floats and parse strings.
+        obs, rewards, terminated, truncated, info = self._vec.step(actions)
         if self._copy:
             rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
         return self._obs(obs), rewards, terminated, truncated, self._info(info)
