@@ -1,7 +1,7 @@
 //! Runs the real program in a detached tmux session from power-on: Enter gets it past the
 //! legal screen (Start is read from frame 267, about 4.4 s in), the title and both menus,
-//! then keys sent to the terminal move the game. Skipped (with a message) if tmux is
-//! missing.
+//! then keys sent to the terminal move the game. Needs tmux (`tools/deps.sh --test`); fails
+//! and says so without it.
 
 use std::process::{Command, Output};
 use std::thread::sleep;
@@ -104,10 +104,11 @@ fn which(screen: &str) -> Screen {
 
 #[test]
 fn plays_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        println!("skipping plays_in_tmux: tmux is not installed");
-        return;
-    }
+    // Tests install nothing: tools/deps.sh --test does (CI runs it first).
+    assert!(
+        Command::new("tmux").arg("-V").output().is_ok(),
+        "plays_in_tmux needs tmux; install it with tools/deps.sh --test"
+    );
     let tmux = Tmux {
         socket: format!("nestris-tui-test-{}", std::process::id()),
     };

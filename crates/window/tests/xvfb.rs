@@ -8,9 +8,9 @@
 //! progress bar; the status file must follow each step, and a screenshot must show
 //! exactly the renderer's picture of the frame it says, the HUD and the bar.
 //!
-//! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick). Missing
-//! ones are installed with apt-get when running as root (as CI does); if that is not
-//! possible the test fails and says why.
+//! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick), which
+//! `tools/deps.sh --test` installs (CI runs it first); without them the tests fail and say
+//! which is missing. They install nothing themselves.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -32,29 +32,16 @@ fn have(tool: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-/// True when every tool is there (installing them if we may).
-fn ensure_tools() -> bool {
-    if TOOLS.iter().all(|t| have(t)) {
-        return true;
-    }
-    if is_root() && have("apt-get") {
-        eprintln!("installing xvfb xdotool x11-apps imagemagick for the window test...");
-        let _ = Command::new("sh")
-            .arg("-c")
-            .arg(
-                "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-                 --no-install-recommends xvfb xdotool x11-apps imagemagick >/dev/null",
-            )
-            .status();
-    }
-    TOOLS.iter().all(|t| have(t))
+/// Fails the test, naming what is missing, unless every tool is installed. Tests install
+/// nothing: `tools/deps.sh --test` does (CI runs it first).
+fn require_tools() {
+    let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !have(t)).collect();
+    assert!(
+        missing.is_empty(),
+        "the window tests need {} (missing: {}); install them with tools/deps.sh --test",
+        TOOLS.join(", "),
+        missing.join(", ")
+    );
 }
 
 /// A child process killed when the test ends, however it ends.
@@ -314,10 +301,7 @@ fn reference_play_frame() -> Frame {
 
 #[test]
 fn the_window_plays_from_power_on() {
-    assert!(
-        ensure_tools(),
-        "the_window_plays_from_power_on needs Xvfb, xdotool, xwd and convert, which could not be installed"
-    );
+    require_tools();
     let dir = tempfile::tempdir().unwrap();
     let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let status_path = dir.path().join("status");
@@ -502,11 +486,7 @@ fn speed(path: &Path) -> Option<f64> {
 
 #[test]
 fn the_replay_viewer_plays_steps_and_seeks() {
-    assert!(
-        ensure_tools(),
-        "the_replay_viewer_plays_steps_and_seeks needs Xvfb, xdotool, xwd and convert, which \
-         could not be installed"
-    );
+    require_tools();
     const TOTAL: u32 = 900;
     let dir = tempfile::tempdir().unwrap();
     let replay_path = dir.path().join("game.nestris");
