@@ -57,6 +57,13 @@ fn parse_crash_mode(name: &str) -> Result<nestris_core::CrashMode, String> {
         .ok_or_else(|| format!("unknown crash mode {name:?}: use cartridge, show, topout or off"))
 }
 
+/// `--colours NAME`: the blocks' colours by name (`classic`, `nestris`).
+fn parse_colours(name: &str) -> Result<nestris_render::LevelColours, String> {
+    nestris_render::LevelColours::from_name(name).ok_or_else(|| {
+        format!("unknown colours {name:?}: use classic (the cartridge's) or nestris")
+    })
+}
+
 /// The most worker threads a command starts (more than any machine here has cores; a
 /// larger count is a typo that would exhaust the system's threads).
 const MAX_THREADS: usize = 1024;
@@ -207,6 +214,7 @@ mod tests {
             &["play", "--tui", "--scale", "2"],
             &["play", "--scale", "9"],
             &["play", "--ai", "--ai-level", "20"],
+            &["play", "--colours", "pastel"],
         ] {
             assert!(parse(args).is_err(), "{args:?} was accepted");
         }
@@ -216,6 +224,16 @@ mod tests {
             &["ai", "--start-level", "155"],
             &["play", "--tui", "--quick", "19"],
             &["play", "--hud", "--scale", "8"],
+            &["play", "--colours", "nestris"],
+            &[
+                "screenshot",
+                "--snapshot",
+                "s",
+                "-o",
+                "x.png",
+                "--colours",
+                "classic",
+            ],
         ] {
             assert!(parse(args).is_ok(), "{args:?} was refused");
         }

@@ -21,6 +21,9 @@ pub struct Args {
     /// Window scale (1-8).
     #[arg(long, value_name = "N", conflicts_with = "tui", value_parser = clap::value_parser!(u32).range(1..=8))]
     pub scale: Option<u32>,
+    /// The blocks' colours: classic (the cartridge's, by level) or nestris (this project's).
+    #[arg(long, value_name = "NAME", default_value = "classic", value_parser = crate::parse_colours)]
+    pub colours: nestris_render::LevelColours,
     /// Start muted (the window's; the terminal plays no sound).
     #[arg(long, conflicts_with = "tui")]
     pub mute: bool,
@@ -87,6 +90,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None
     };
     if args.tui {
+        if args.colours != nestris_render::LevelColours::Classic {
+            anyhow::bail!("--colours: the terminal shows the cartridge's colours only");
+        }
         if args.quick.is_some_and(|l| l > 19) {
             anyhow::bail!("--quick takes a level from 0 to 19");
         }
@@ -121,6 +127,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         hud: args.hud,
         mute: args.mute,
         crash_mode: args.crash,
+        colours: args.colours,
         ..Default::default()
     };
     if let Some(s) = args.scale {
@@ -160,6 +167,8 @@ pub struct Watch {
     pub scale: Option<u32>,
     /// The cartridge's demo tables, if a ROM was given.
     pub rom_demo: Option<nestris_core::DemoData>,
+    /// The blocks' colours.
+    pub colours: nestris_render::LevelColours,
 }
 
 /// Shows `replay` in the window's replay viewer. It lives here, with `play`, so that the
@@ -169,6 +178,7 @@ pub fn watch(replay: nestris_replay::Replay, how: Watch) -> Result<()> {
         hud: how.hud,
         mute: how.mute,
         rom_demo: how.rom_demo,
+        colours: how.colours,
         ..Default::default()
     };
     if let Some(s) = how.scale {

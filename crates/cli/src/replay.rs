@@ -24,6 +24,9 @@ pub struct Args {
     /// Window playback: no sound.
     #[arg(long)]
     pub mute: bool,
+    /// Window playback: the blocks' colours, classic (the cartridge's) or nestris.
+    #[arg(long, value_name = "NAME", default_value = "classic", value_parser = crate::parse_colours)]
+    pub colours: nestris_render::LevelColours,
     /// Print the result as JSON (with --headless).
     #[arg(long)]
     pub json: bool,
@@ -86,6 +89,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 mute: args.mute,
                 scale: args.scale,
                 rom_demo: args.rom.is_some().then_some(demo),
+                colours: args.colours,
             },
         )?;
         return Ok(ExitCode::SUCCESS);

@@ -24,6 +24,9 @@ pub struct Args {
     /// Frames of the replay to play first (default: all).
     #[arg(long, value_name = "N")]
     pub frame: Option<u64>,
+    /// The blocks' colours: classic (the cartridge's, by level) or nestris (this project's).
+    #[arg(long, value_name = "NAME", default_value = "classic", value_parser = crate::parse_colours)]
+    pub colours: nestris_render::LevelColours,
     /// The PNG to write.
     #[arg(short, long, value_name = "FILE.png")]
     pub output: PathBuf,
@@ -59,7 +62,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         bail!("give --replay FILE or --snapshot FILE");
     };
     let mut frame = Frame::new();
-    nestris_render::draw(&game, &mut frame);
+    nestris_render::draw_with(&game, &mut frame, args.colours);
     let png = encode_png(&frame);
     crate::output::write(&args.output, |w| w.write_all(&png))?;
     Ok(ExitCode::SUCCESS)

@@ -87,7 +87,62 @@ pub const TILE_EMPTY: u8 = 0xEF;
 /// Playfield byte of a game-over curtain cell.
 pub const TILE_CURTAIN: u8 = 0x4F;
 
+/// `colorTable`: the playfield's palette for each last digit of the level (backdrop,
+/// white, colour 3, colour 4) as master-palette entries. Colour 4 is the solid block of
+/// J and S and the rim of T, O and I; colour 3 the solid block of Z and L.
+pub const COLOR_TABLE: [[u8; 4]; 10] = [
+    [0x0F, 0x30, 0x21, 0x12],
+    [0x0F, 0x30, 0x29, 0x1A],
+    [0x0F, 0x30, 0x24, 0x14],
+    [0x0F, 0x30, 0x2A, 0x12],
+    [0x0F, 0x30, 0x2B, 0x15],
+    [0x0F, 0x30, 0x22, 0x2B],
+    [0x0F, 0x30, 0x00, 0x16],
+    [0x0F, 0x30, 0x05, 0x13],
+    [0x0F, 0x30, 0x16, 0x12],
+    [0x0F, 0x30, 0x27, 0x16],
+];
+
+/// The entry of [`COLOR_TABLE`] the cartridge shows at `level`, or `None` where it reads
+/// past the table. Its reduction by ten (`updatePaletteForLevel`) subtracts while the
+/// level minus 10 is positive as a signed byte, so from level 138 it stops at once and
+/// indexes the table by `4 x level mod 256`: levels 192-201 land on entries 0-9 again,
+/// the others on the code after the table, which only the cartridge holds.
+pub const fn color_table_entry(level: u8) -> Option<usize> {
+    if level < 138 {
+        return Some((level % 10) as usize);
+    }
+    let entry = (level % 64) as usize;
+    if entry < COLOR_TABLE.len() {
+        Some(entry)
+    } else {
+        None
+    }
+}
+
 /// Level display digits (BCD) for levels 0..=29; the cartridge reads past it above 29.
 pub const fn level_display_bcd(level: u8) -> u8 {
     (level / 10) << 4 | (level % 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_level_palette_cycles_by_ten_then_reads_past_its_table() {
+        assert_eq!(color_table_entry(0), Some(0));
+        assert_eq!(color_table_entry(18), Some(8));
+        assert_eq!(color_table_entry(137), Some(7));
+        // From 138 the table is indexed by 4 x level mod 256.
+        assert_eq!(color_table_entry(138), None);
+        assert_eq!(color_table_entry(191), None);
+        assert_eq!(color_table_entry(192), Some(0));
+        assert_eq!(color_table_entry(201), Some(9));
+        assert_eq!(color_table_entry(202), None);
+        assert_eq!(color_table_entry(255), None);
+        // Level 18 is red and blue, level 19 orange and red (colours 3 and 4).
+        assert_eq!(COLOR_TABLE[8][2..], [0x16, 0x12]);
+        assert_eq!(COLOR_TABLE[9][2..], [0x27, 0x16]);
+    }
 }

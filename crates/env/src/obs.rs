@@ -113,32 +113,23 @@ const NEXT_Y: usize = 112;
 /// Width and height of the next-piece box's inside, in cells.
 const NEXT_CELLS: usize = 4;
 
-/// Colours (RGB) of the two coloured block tiles for each level's last digit, close to
-/// the cartridge's level colours.
-const LEVEL_COLOURS: [([u8; 3], [u8; 3]); 10] = [
-    ([0x00, 0x58, 0xF8], [0x3C, 0xBC, 0xFC]),
-    ([0x00, 0xA8, 0x00], [0xB8, 0xF8, 0x18]),
-    ([0xD8, 0x00, 0xCC], [0xF8, 0x78, 0xF8]),
-    ([0x00, 0x58, 0xF8], [0x58, 0xD8, 0x54]),
-    ([0xE4, 0x00, 0x58], [0x58, 0xF8, 0x98]),
-    ([0x58, 0xF8, 0x98], [0x68, 0x88, 0xFC]),
-    ([0xF8, 0x38, 0x00], [0x7C, 0x7C, 0x7C]),
-    ([0x68, 0x44, 0xFC], [0xA8, 0x00, 0x20]),
-    ([0x00, 0x58, 0xF8], [0xF8, 0x38, 0x00]),
-    ([0xF8, 0x38, 0x00], [0xFC, 0xA0, 0x44]),
-];
-
 const WHITE: [u8; 3] = [0xFC, 0xFC, 0xFC];
 const GREY: [u8; 3] = [0x7C, 0x7C, 0x7C];
 const FRAME: [u8; 3] = [0xBC, 0xBC, 0xBC];
 
-/// The colour of a board value at `level`.
+/// The colour of a board value at `level`: the cartridge's level colours
+/// ([`nestris_render::palette::level_palette`], classic), as the renderer draws them.
 fn colour(kind: u8, level: u8) -> [u8; 3] {
-    let (a, b) = LEVEL_COLOURS[(level % 10) as usize];
+    use nestris_render::palette::{level_palette, rgb, LevelColours};
+    let [_, _, a, b] = level_palette(level, LevelColours::Classic);
+    let rgb3 = |entry: u8| {
+        let c = rgb(entry);
+        [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+    };
     match kind {
         1 => WHITE,
-        2 => b,
-        3 => a,
+        2 => rgb3(b),
+        3 => rgb3(a),
         _ => GREY,
     }
 }

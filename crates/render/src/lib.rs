@@ -44,9 +44,16 @@ use nestris_core::Game;
 
 pub use frame::{scale_into, Frame, HEIGHT, WIDTH};
 pub use layout::{FIELD_X, FIELD_Y};
+pub use palette::LevelColours;
 pub use png_io::{decode_png, encode_png, DecodeError};
 
-/// Draws the screen the game shows now into `frame` (every pixel is written).
+/// Draws the screen the game shows now into `frame` (every pixel is written), in the
+/// cartridge's level colours.
 pub fn draw(game: &Game, frame: &mut Frame) {
-    screens::draw(game.state(), frame);
+    draw_with(game, frame, LevelColours::Classic);
+}
+
+/// [`draw`] with the blocks in `colours`.
+pub fn draw_with(game: &Game, frame: &mut Frame, colours: LevelColours) {
+    screens::draw(game.state(), frame, colours);
 }

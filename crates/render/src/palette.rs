@@ -40,11 +40,40 @@ pub const fn resolve(p: SubPalette) -> Colours {
     [rgb(p[0]), rgb(p[1]), rgb(p[2]), rgb(p[3])]
 }
 
-/// The two level colours for levels ending in 0..=9: (`a`, `b`). Colour `a` is the solid
-/// block of J and S and the rim of T, O and I; colour `b` is the solid block of Z and L.
-/// Chosen for this project: a darker and a lighter hue per level, so the two solid
-/// blocks stay apart and both stand out from the white ones.
-pub const LEVEL_COLOURS: [(u8, u8); 10] = [
+/// Which colours the blocks take at each level.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum LevelColours {
+    /// The cartridge's own (its `colorTable`): level 18 red and blue, 19 orange and red,
+    /// the colours players read levels by.
+    #[default]
+    Classic,
+    /// This project's ([`NESTRIS_LEVEL_COLOURS`]): a darker and a lighter hue per level.
+    Nestris,
+}
+
+impl LevelColours {
+    /// Both, the default first.
+    pub const ALL: [LevelColours; 2] = [LevelColours::Classic, LevelColours::Nestris];
+
+    /// The name on the command line: `classic` or `nestris`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LevelColours::Classic => "classic",
+            LevelColours::Nestris => "nestris",
+        }
+    }
+
+    /// The colours named `name` ([`LevelColours::name`]).
+    pub fn from_name(name: &str) -> Option<LevelColours> {
+        LevelColours::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// This project's two level colours for levels ending in 0..=9: (`a`, `b`). Colour `a`
+/// is the solid block of J and S and the rim of T, O and I; colour `b` is the solid
+/// block of Z and L. A darker and a lighter hue per level, so the two solid blocks stay
+/// apart and both stand out from the white ones.
+pub const NESTRIS_LEVEL_COLOURS: [(u8, u8); 10] = [
     (0x12, 0x2C), // blue, aqua
     (0x1A, 0x28), // green, gold
     (0x14, 0x26), // purple, salmon
@@ -57,12 +86,28 @@ pub const LEVEL_COLOURS: [(u8, u8); 10] = [
     (0x11, 0x27), // azure, orange
 ];
 
-/// The playfield sub-palette at `level`: backdrop, white, colour `a`, colour `b`.
+/// The playfield sub-palette at `level`: backdrop, white, colour `a` (J, S and the rims),
+/// colour `b` (Z, L).
 ///
-/// Levels past 9 reuse the palettes by `level % 10`, as the cartridge's screen does.
-pub const fn level_palette(level: u8) -> SubPalette {
-    let (a, b) = LEVEL_COLOURS[(level % 10) as usize];
-    [BLACK, WHITE, a, b]
+/// Both cycle by `level % 10`. The cartridge's own breaks from level 138, where it reads
+/// its palette from past its table ([`nestris_core::tables::color_table_entry`]): the
+/// levels that land back in the table show that entry, as the cartridge does; the others
+/// would need the cartridge's code bytes and keep `level % 10` (not what it shows).
+pub const fn level_palette(level: u8, colours: LevelColours) -> SubPalette {
+    match colours {
+        LevelColours::Classic => {
+            let entry = match nestris_core::tables::color_table_entry(level) {
+                Some(e) => e,
+                None => (level % 10) as usize,
+            };
+            let [_, _, c3, c4] = nestris_core::tables::COLOR_TABLE[entry];
+            [BLACK, WHITE, c4, c3]
+        }
+        LevelColours::Nestris => {
+            let (a, b) = NESTRIS_LEVEL_COLOURS[(level % 10) as usize];
+            [BLACK, WHITE, a, b]
+        }
+    }
 }
 
 /// Box frames: a tube of white, light grey and mid grey.
@@ -90,14 +135,40 @@ mod tests {
 
     #[test]
     fn levels_cycle_every_ten() {
-        assert_eq!(level_palette(3), level_palette(13));
-        assert_eq!(level_palette(0), level_palette(250));
-        assert_ne!(level_palette(0), level_palette(1));
+        for c in LevelColours::ALL {
+            assert_eq!(level_palette(3, c), level_palette(13, c));
+            assert_eq!(level_palette(7, c), level_palette(137, c));
+            assert_ne!(level_palette(0, c), level_palette(1, c));
+        }
+        assert_eq!(
+            level_palette(0, LevelColours::Nestris),
+            level_palette(250, LevelColours::Nestris)
+        );
+    }
+
+    #[test]
+    fn classic_colours_are_the_cartridges() {
+        let c = LevelColours::Classic;
+        // Level 18: J, S and the rims blue, Z and L red; level 19: red and orange.
+        assert_eq!(level_palette(18, c), [BLACK, WHITE, 0x12, 0x16]);
+        assert_eq!(level_palette(19, c), [BLACK, WHITE, 0x16, 0x27]);
+        assert_eq!(level_palette(0, c), [BLACK, WHITE, 0x12, 0x21]);
+        // Past level 137 the cartridge indexes by 4 x level mod 256: 193 shows level 1's.
+        assert_eq!(level_palette(193, c), level_palette(1, c));
+        assert_ne!(level_palette(193, c), level_palette(3, c));
+        assert_eq!(
+            LevelColours::from_name("nestris"),
+            Some(LevelColours::Nestris)
+        );
+        assert_eq!(
+            LevelColours::from_name("classic"),
+            Some(LevelColours::default())
+        );
     }
 
     #[test]
     fn the_two_level_colours_differ_and_are_not_black() {
-        for (a, b) in LEVEL_COLOURS {
+        for (a, b) in NESTRIS_LEVEL_COLOURS {
             assert_ne!(a, b);
             assert_ne!(rgb(a), 0);
             assert_ne!(rgb(b), 0);

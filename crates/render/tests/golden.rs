@@ -248,6 +248,10 @@ fn mid_game_level_7() {
     assert_eq!(s.level, 7);
     assert_eq!(s.phase(), nestris_core::PlayState::Control);
     check("play_midgame_level7", &run.frame());
+    // This project's own level colours, the option.
+    let mut f = Frame::new();
+    nestris_render::draw_with(&run.game, &mut f, nestris_render::LevelColours::Nestris);
+    check("play_midgame_level7_nestris_colours", &f);
 }
 
 #[test]

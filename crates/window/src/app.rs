@@ -49,6 +49,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
                 hud: options.hud,
                 rom_demo: options.rom_demo.take(),
                 mute: options.mute,
+                colours: options.colours,
             },
         );
     }
@@ -95,6 +96,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         StatusFile::from_env(),
     );
     session.set_crash_mode(options.crash_mode);
+    session.set_colours(options.colours);
     let pacing_log = PacingLog::from_env().map_err(WindowError::PacingLog)?;
     let (w, h) = session.canvas_size();
     let mut app = App {

@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use nestris_core::{Buttons, CrashMode, DemoData, Game, Region};
+use nestris_render::LevelColours;
 
 /// A player other than the keyboard: called once per frame with the game as it stands,
 /// it returns the buttons for the next frame. When set it replaces the keyboard and the
@@ -39,6 +40,8 @@ pub struct WindowOptions {
     /// What the console does when the cartridge would crash (see
     /// `nestris_core::CrashMode`; default: it halts, as the console's CPU does).
     pub crash_mode: CrashMode,
+    /// The blocks' colours: the cartridge's (default) or this project's.
+    pub colours: LevelColours,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -55,6 +58,7 @@ impl fmt::Debug for WindowOptions {
             .field("mute", &self.mute)
             .field("replay", &self.replay)
             .field("crash_mode", &self.crash_mode)
+            .field("colours", &self.colours)
             .finish()
     }
 }
@@ -75,13 +79,15 @@ impl Default for WindowOptions {
             mute: false,
             replay: None,
             crash_mode: CrashMode::Cartridge,
+            colours: LevelColours::Classic,
         }
     }
 }
 
 /// The usage text of [`WindowOptions::from_args`].
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
-[--rom tetris.nes] [--config FILE] [--data-dir DIR] [--replay-dir DIR] [--replay FILE]
+[--colours classic|nestris] [--rom tetris.nes] [--config FILE] [--data-dir DIR] \
+[--replay-dir DIR] [--replay FILE]
   --replay FILE  watch a replay (.nestris or .fm2) instead of playing: Space pause, \
 Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
 
@@ -112,6 +118,15 @@ impl WindowOptions {
                         Some(Ok(n @ 1..=8)) => n,
                         _ => return Err(format!("--scale {v:?} is not 1-8\n{USAGE}")),
                     };
+                }
+                "--colours" => {
+                    let v = value("--colours")?;
+                    o.colours = v
+                        .to_str()
+                        .and_then(LevelColours::from_name)
+                        .ok_or_else(|| {
+                            format!("--colours {v:?}: use classic or nestris\n{USAGE}")
+                        })?;
                 }
                 "--config" => o.config_path = value("--config")?.into(),
                 "--data-dir" => o.data_dir = value("--data-dir")?.into(),
@@ -165,6 +180,9 @@ mod tests {
         assert_eq!(o.config_path, PathBuf::from("c.toml"));
         assert_eq!(o.data_dir, PathBuf::from("d"));
         assert_eq!(o.replay_dir, PathBuf::from("r"));
+        assert_eq!(o.colours, LevelColours::Classic);
+        let o = WindowOptions::from_args(args("--colours nestris")).unwrap();
+        assert_eq!(o.colours, LevelColours::Nestris);
         let o = WindowOptions::from_args(args("--data-dir d")).unwrap();
         assert_eq!(o.replay_dir, PathBuf::from("d").join("replays"));
         assert!(format!("{o:?}").contains("scale: 3"));
@@ -180,6 +198,7 @@ mod tests {
         assert!(WindowOptions::from_args(args("--scale")).is_err());
         assert!(WindowOptions::from_args(args("--what")).is_err());
         assert!(WindowOptions::from_args(args("--replay")).is_err());
+        assert!(WindowOptions::from_args(args("--colours pastel")).is_err());
         assert!(WindowOptions::from_args(args("--rom /nonexistent/x.nes")).is_err());
     }
 

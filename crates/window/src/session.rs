@@ -5,6 +5,7 @@
 //! effects it calls for; [`Session::draw`] composes the picture. The window, the
 //! devices and the clock live in `app`, so everything here is tested headless.
 
+use nestris_render::LevelColours;
 use std::time::Instant;
 
 use nestris_core::flow::HighScores;
@@ -48,6 +49,7 @@ pub struct Session {
     /// Lag frames in the game in play (or the last one).
     lag_frames: u64,
     finished: bool,
+    colours: LevelColours,
 }
 
 impl Session {
@@ -76,7 +78,13 @@ impl Session {
             frames: 0,
             lag_frames: 0,
             finished: false,
+            colours: LevelColours::Classic,
         }
+    }
+
+    /// Draws the blocks in `colours` from now on (default: the cartridge's).
+    pub fn set_colours(&mut self, colours: LevelColours) {
+        self.colours = colours;
     }
 
     /// Sets what the console does when the cartridge would crash (see
@@ -190,7 +198,7 @@ impl Session {
 
     /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
     pub fn draw(&mut self, canvas: &mut Canvas) {
-        nestris_render::draw(&self.game, &mut self.frame);
+        nestris_render::draw_with(&self.game, &mut self.frame, self.colours);
         canvas.blit_frame(&self.frame);
         if let Some(h) = &self.hud {
             hud::draw(canvas, WIDTH as i32, h, self.game.state());

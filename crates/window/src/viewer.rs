@@ -13,6 +13,7 @@
 //! The frame logic lives in [`crate::playback`] and the bar in [`crate::progress`];
 //! this module is the window around them.
 
+use nestris_render::LevelColours;
 use std::time::{Duration, Instant};
 
 use crate::error::WindowError;
@@ -57,6 +58,8 @@ pub struct ReplayViewerOptions {
     pub rom_demo: Option<DemoData>,
     /// Start with the sound off (M toggles it).
     pub mute: bool,
+    /// The blocks' colours (default: the cartridge's).
+    pub colours: LevelColours,
 }
 
 impl Default for ReplayViewerOptions {
@@ -67,6 +70,7 @@ impl Default for ReplayViewerOptions {
             hud: false,
             rom_demo: None,
             mute: false,
+            colours: LevelColours::Classic,
         }
     }
 }
@@ -109,6 +113,7 @@ pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> crate::error
     let playback = Playback::new(replay, demo, options.hud);
     let mut viewer = Viewer::new(playback, notice, region);
     viewer.scale = options.scale.clamp(1, 8);
+    viewer.colours = options.colours;
     viewer.audio = Some(Audio::start(Config::default().volume, options.mute));
     viewer.status = StatusFile::from_env();
     let result = event_loop.run_app(&mut viewer);
@@ -198,6 +203,7 @@ struct Viewer {
     status: Option<StatusFile>,
     status_written: Option<Instant>,
     error: Option<WindowError>,
+    colours: LevelColours,
     done: bool,
 }
 
@@ -232,13 +238,14 @@ impl Viewer {
             status_written: None,
             error: None,
             done: false,
+            colours: LevelColours::Classic,
         }
     }
 
     /// Composes the picture: the game (and HUD) as in play, the bar under it.
     fn draw(&mut self) {
         let p = &self.playback;
-        nestris_render::draw(p.game(), &mut self.frame);
+        nestris_render::draw_with(p.game(), &mut self.frame, self.colours);
         self.picture.blit_frame(&self.frame);
         if let Some(h) = p.hud() {
             hud::draw(&mut self.picture, WIDTH as i32, h, p.game().state());

@@ -13,11 +13,11 @@ use crate::palette;
 use crate::tiles;
 
 /// Draws the ending of the game type.
-pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
+pub(super) fn draw(f: &mut Frame, s: &Snapshot, colours: crate::palette::LevelColours) {
     if s.game_type == 0 {
         rocket(f, s);
     } else {
-        success(f, s);
+        success(f, s, colours);
     }
 }
 
@@ -125,10 +125,10 @@ fn rocket(f: &mut Frame, s: &Snapshot) {
 }
 
 /// The B-type ending.
-fn success(f: &mut Frame, s: &Snapshot) {
+fn success(f: &mut Frame, s: &Snapshot, colours: crate::palette::LevelColours) {
     layout::backdrop(f);
     layout::framed_box(f, 1, 3, 30, 11);
-    super::title::spell(f, "SUCCESS", 6 * CELL);
+    super::title::spell(f, "SUCCESS", 6 * CELL, colours);
 
     layout::framed_box(f, 4, 15, 24, 12);
     let label = palette::rgb(palette::LABEL[1]);

@@ -16,16 +16,16 @@ use crate::frame::Frame;
 use crate::palette;
 
 /// Draws the screen for `s` into `f`.
-pub(crate) fn draw(s: &Snapshot, f: &mut Frame) {
+pub(crate) fn draw(s: &Snapshot, f: &mut Frame, colours: palette::LevelColours) {
     f.fill(palette::rgb(palette::BLACK));
     match s.screen() {
         Screen::Off | Screen::Dark => {}
-        Screen::Ending => ending::draw(f, s),
+        Screen::Ending => ending::draw(f, s, colours),
         Screen::NameEntry => scores::draw_name_entry(f, s),
         Screen::Legal => legal::draw(f),
-        Screen::Title => title::draw(f, s),
+        Screen::Title => title::draw(f, s, colours),
         Screen::TypeMenu => type_menu::draw(f, s),
         Screen::LevelMenu => level_menu::draw(f, s),
-        Screen::Play { paused } => play::draw(f, s, &s.shown_board().0, paused),
+        Screen::Play { paused } => play::draw(f, s, &s.shown_board().0, paused, colours),
     }
 }

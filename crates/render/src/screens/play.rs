@@ -22,8 +22,14 @@ use crate::palette::{self, Colours};
 use crate::tiles;
 
 /// Draws the play screen; `paused` hides the field and the preview behind PAUSE.
-pub(super) fn draw(f: &mut Frame, s: &Snapshot, cells: &[u8; 200], paused: bool) {
-    let level = palette::resolve(palette::level_palette(s.level));
+pub(super) fn draw(
+    f: &mut Frame,
+    s: &Snapshot,
+    cells: &[u8; 200],
+    paused: bool,
+    colours: palette::LevelColours,
+) {
+    let level = palette::resolve(palette::level_palette(s.level, colours));
     let label = palette::rgb(palette::LABEL[1]);
     let white = palette::rgb(palette::WHITE);
     layout::backdrop(f);

@@ -18,17 +18,17 @@ const PILE: [&str; 4] = [
 ];
 
 /// Draws the title screen.
-pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
+pub(super) fn draw(f: &mut Frame, s: &Snapshot, colours: palette::LevelColours) {
     layout::backdrop(f);
     layout::framed_box(f, 1, 3, 30, 11);
-    spell(f, "NESTRIS", 6 * CELL);
+    spell(f, "NESTRIS", 6 * CELL, colours);
 
     let white = palette::rgb(palette::WHITE);
     layout::framed_box(f, 9, 16, 14, 3);
     layout::text_centred(f, 80, 96, 17 * CELL, "PUSH START", white);
 
     layout::framed_box(f, 5, 21, 22, 7);
-    let c = palette::resolve(palette::level_palette(s.start_level));
+    let c = palette::resolve(palette::level_palette(s.start_level, colours));
     for (r, line) in PILE.iter().enumerate() {
         for (col, ch) in line.bytes().enumerate() {
             let byte = match ch {
@@ -46,7 +46,7 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
 
 /// Spells `word` in big block letters centred on the screen with their top at pixel
 /// row `y`; each letter takes the colours of a different level.
-pub(super) fn spell(f: &mut Frame, word: &str, y: i32) {
+pub(super) fn spell(f: &mut Frame, word: &str, y: i32, colours: palette::LevelColours) {
     let styles: [&Tile; 3] = [
         &tiles::BLOCK_SOLID_A,
         &tiles::BLOCK_RINGED,
@@ -57,7 +57,7 @@ pub(super) fn spell(f: &mut Frame, word: &str, y: i32) {
         let Some(letter) = big::letter(ch) else {
             continue;
         };
-        let c = palette::resolve(palette::level_palette(i as u8));
+        let c = palette::resolve(palette::level_palette(i as u8, colours));
         let tile = styles[i % 3];
         for (r, row) in letter.rows.iter().enumerate() {
             for (k, b) in row.bytes().enumerate() {

@@ -54,19 +54,20 @@ pub fn fits(area: Rect) -> bool {
     area.width >= WIDTH && area.height >= HEIGHT
 }
 
-/// Two colours per level, cycling every 10 levels like the cartridge's palettes:
-/// (colour 1: J, S and the outline of T, O, I; colour 2: Z, L), as xterm-256 indices.
+/// The cartridge's two colours per level (`nestris_core::tables::COLOR_TABLE`), cycling
+/// every 10 levels: (colour 1: J, S and the outline of T, O, I; colour 2: Z, L), as the
+/// nearest xterm-256 colours (a test derives them from the table).
 const PALETTES: [(u8, u8); 10] = [
-    (27, 39),   // blue, sky blue
-    (34, 154),  // green, lime
-    (164, 213), // purple, pink
-    (27, 77),   // blue, green
-    (161, 85),  // magenta, sea green
-    (85, 69),   // sea green, periwinkle
-    (202, 244), // red, grey
-    (63, 124),  // violet, dark red
-    (27, 196),  // blue, red
-    (196, 215), // red, orange
+    (27, 75),   // $12 blue, $21 sky
+    (34, 112),  // $1A green, $29 lime
+    (127, 213), // $14 magenta, $24 pink
+    (27, 77),   // $12 blue, $2A green
+    (161, 84),  // $15 crimson, $2B sea green
+    (84, 69),   // $2B sea green, $22 periwinkle
+    (160, 243), // $16 red, $00 grey
+    (93, 124),  // $13 violet, $05 dark red
+    (27, 160),  // $12 blue, $16 red
+    (160, 209), // $16 red, $27 orange
 ];
 
 const WHITE: Color = Color::Indexed(231);
@@ -357,6 +358,39 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_level_colours_are_the_cartridges_nearest_in_xterm_256() {
+        use nestris_core::tables::COLOR_TABLE;
+        // The xterm-256 cube and grey ramp (16-255; 0-15 follow the terminal's theme).
+        let xterm = |i: u32| -> (i32, i32, i32) {
+            const STEP: [i32; 6] = [0, 95, 135, 175, 215, 255];
+            if i >= 232 {
+                let v = 8 + 10 * (i as i32 - 232);
+                (v, v, v)
+            } else {
+                let c = i - 16;
+                (
+                    STEP[(c / 36) as usize],
+                    STEP[(c / 6 % 6) as usize],
+                    STEP[(c % 6) as usize],
+                )
+            }
+        };
+        let nearest = |nes: u8| -> u8 {
+            let c = nestris_render::palette::rgb(nes);
+            let (r, g, b) = ((c >> 16) as i32, (c >> 8 & 0xFF) as i32, (c & 0xFF) as i32);
+            (16..256u32)
+                .min_by_key(|&i| {
+                    let (x, y, z) = xterm(i);
+                    2 * (x - r).pow(2) + 4 * (y - g).pow(2) + 3 * (z - b).pow(2)
+                })
+                .unwrap() as u8
+        };
+        for (level, [_, _, c3, c4]) in COLOR_TABLE.into_iter().enumerate() {
+            assert_eq!(PALETTES[level], (nearest(c4), nearest(c3)), "level {level}");
+        }
+    }
+
     use super::testing::*;
     use super::*;
     use nestris_core::{Buttons, Region};

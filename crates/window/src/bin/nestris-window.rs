@@ -1,5 +1,5 @@
 //! `nestris-window`: the desktop game. Flags: `--pal`, `--hud`, `--scale N`, `--mute`,
-//! `--rom FILE`, `--config FILE`, `--data-dir DIR`, `--replay-dir DIR`; and
+//! `--colours classic|nestris`, `--rom FILE`, `--config FILE`, `--data-dir DIR`, `--replay-dir DIR`; and
 //! `--replay FILE` to watch a replay (`.nestris` or FCEUX `.fm2`) in the replay viewer
 //! instead of playing (with `--hud`, `--scale`, `--mute` and `--rom`).
 //!
