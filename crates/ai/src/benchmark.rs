@@ -443,6 +443,29 @@ impl BenchReport {
         }
     }
 
+    /// How the games ended, by count: "12 topped out, 3 frame limit, 1 crash".
+    pub fn endings(&self) -> String {
+        let names = [
+            (End::TopOut, "topped out"),
+            (End::Crash, "crash (the CPU halted)"),
+            (End::Frames, "frame limit"),
+            (End::Lines, "line limit"),
+            (End::LevelWrap, "level wrap"),
+        ];
+        let parts: Vec<String> = names
+            .iter()
+            .filter_map(|(end, name)| {
+                let n = self.results.iter().filter(|r| r.end == *end).count();
+                (n > 0).then(|| format!("{n} {name}"))
+            })
+            .collect();
+        if parts.is_empty() {
+            "no games".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
     /// A short human-readable summary, one figure per line.
     pub fn summary(&self) -> String {
         let c = &self.config;
@@ -461,6 +484,7 @@ impl BenchReport {
              maxout          {:.1}%\n\
              tetris rate     {:.1}%\n\
              topped out      {:.1}%\n\
+             ended           {}\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
              crash dodges    {} ({} by pushdown; dodging {})\n\
              time            {:.1} s ({:.2} games/s)\n",
@@ -477,6 +501,7 @@ impl BenchReport {
             100.0 * self.maxout,
             100.0 * self.tetris_rate,
             100.0 * self.topped_out,
+            self.endings(),
             100.0 * self.crashed,
             c.crash_mode,
             self.lag_frames,
@@ -564,6 +589,9 @@ mod tests {
             .iter()
             .all(|r| r.lines > 0 && r.end == End::Frames));
         assert_eq!(a.results[1].seed, SeedList::standard().0[1]);
+        // The summary says how the games that did not top out ended.
+        assert_eq!(a.endings(), "5 frame limit");
+        assert!(a.summary().contains("ended           5 frame limit\n"));
     }
 
     #[test]

@@ -7,8 +7,15 @@ use nestris_replay::{Replay, Start, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The replay viewer's keys, as `nestris replay --help` ends.
+pub const VIEWER_KEYS: &str = "The replay viewer's keys (without --headless): Space pause or \
+play; Left/Right (or , and .) one frame back or forward; Up/Down (or + and -) faster or slower; \
+Home/End the first or last frame; 1-9 seek to 10%-90%; click or drag the bar to seek; M mute; \
+F11 fullscreen; Esc or Q quit.";
+
 /// Arguments of `nestris replay`.
 #[derive(Debug, Parser)]
+#[command(after_help = VIEWER_KEYS)]
 pub struct Args {
     /// A replay file (.nestris) or an FCEUX movie (.fm2).
     pub file: PathBuf,

@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_core::{DemoData, Game, Snapshot};
-use nestris_render::{encode_png, Frame};
+use nestris_render::{encode_png, Frame, HEIGHT, WIDTH};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,6 +27,9 @@ pub struct Args {
     /// The blocks' colours: classic (the cartridge's, by level) or nestris (this project's).
     #[arg(long, value_name = "NAME", default_value = "classic", value_parser = crate::parse_colours)]
     pub colours: nestris_render::LevelColours,
+    /// Each NES pixel as N x N pixels (1-8).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
     /// The PNG to write.
     #[arg(short, long, value_name = "FILE.png")]
     pub output: PathBuf,
@@ -63,7 +66,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let mut frame = Frame::new();
     nestris_render::draw_with(&game, &mut frame, args.colours);
-    let png = encode_png(&frame);
+    let png = if args.scale == 1 {
+        encode_png(&frame)
+    } else {
+        let (w, h) = (WIDTH * args.scale as usize, HEIGHT * args.scale as usize);
+        let mut pixels = vec![0; w * h];
+        nestris_render::scale_into(&frame, &mut pixels, w, h);
+        nestris_render::encode_png_pixels(&pixels, w, h)
+    };
     crate::output::write(&args.output, |w| w.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
 }

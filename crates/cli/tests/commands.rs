@@ -549,3 +549,45 @@ fn bench_counts_the_allocations_of_its_timed_loops() {
     assert!(counted > 100_000, "{v}");
     assert_eq!(v["allocations_per_frame"].as_f64(), Some(0.0), "{v}");
 }
+
+#[test]
+fn screenshot_scales_and_takes_the_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("start.snapshot");
+    let game = nestris_core::Game::new(nestris_core::GameSetup {
+        level: 18,
+        ..nestris_core::GameSetup::from_seed(3)
+    });
+    std::fs::write(&snapshot, game.snapshot().encode()).unwrap();
+    let size = |png: &std::path::Path| {
+        let b = std::fs::read(png).unwrap();
+        let be = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        (be(16), be(20))
+    };
+    let shot = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        nestris()
+            .args(["screenshot", "--snapshot"])
+            .arg(&snapshot)
+            .args(extra)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    assert_eq!(size(&shot("1x.png", &[])), (256, 240));
+    assert_eq!(size(&shot("3x.png", &["--scale", "3"])), (768, 720));
+    let classic = std::fs::read(shot("c.png", &[])).unwrap();
+    let own = std::fs::read(shot("n.png", &["--colours", "nestris"])).unwrap();
+    assert_ne!(
+        classic, own,
+        "level 18 has other colours in the project's palette"
+    );
+    nestris()
+        .args(["screenshot", "--snapshot"])
+        .arg(&snapshot)
+        .args(["--scale", "9", "-o", "x.png"])
+        .assert()
+        .code(2);
+}

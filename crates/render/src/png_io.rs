@@ -9,11 +9,21 @@ use crate::frame::{Frame, HEIGHT, WIDTH};
 
 /// Encodes `frame` as a PNG file.
 pub fn encode_png(frame: &Frame) -> Vec<u8> {
-    let mut colours: Vec<u32> = frame.pixels.clone();
+    encode_png_pixels(&frame.pixels, WIDTH, HEIGHT)
+}
+
+/// Encodes a `width` x `height` picture of 0RGB pixels (a frame scaled up, say) as a PNG
+/// file: indexed when it has at most 256 colours, RGB otherwise.
+///
+/// # Panics
+/// If `pixels` does not hold `width * height` pixels.
+pub fn encode_png_pixels(pixels: &[u32], width: usize, height: usize) -> Vec<u8> {
+    assert_eq!(pixels.len(), width * height, "a {width}x{height} picture");
+    let mut colours: Vec<u32> = pixels.to_vec();
     colours.sort_unstable();
     colours.dedup();
     let mut out = Vec::new();
-    let mut enc = ::png::Encoder::new(&mut out, WIDTH as u32, HEIGHT as u32);
+    let mut enc = ::png::Encoder::new(&mut out, width as u32, height as u32);
     enc.set_depth(::png::BitDepth::Eight);
     enc.set_compression(::png::Compression::High);
     let data: Vec<u8> = if colours.len() <= 256 {
@@ -23,26 +33,24 @@ pub fn encode_png(frame: &Frame) -> Vec<u8> {
             .collect();
         enc.set_color(::png::ColorType::Indexed);
         enc.set_palette(palette);
-        frame
-            .pixels
+        pixels
             .iter()
             // The palette is sorted, so a binary search finds each pixel's index.
             .map(|p| colours.binary_search(p).unwrap_or(0) as u8)
             .collect()
     } else {
         enc.set_color(::png::ColorType::Rgb);
-        frame
-            .pixels
+        pixels
             .iter()
             .flat_map(|&c| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
             .collect()
     };
     // Writing to a Vec cannot fail, and the header matches the data by construction.
-    let mut writer = enc.write_header().expect("PNG header for a 256x240 frame");
+    let mut writer = enc.write_header().expect("PNG header for the picture");
     writer
         .write_image_data(&data)
-        .expect("PNG data for a 256x240 frame");
-    writer.finish().expect("PNG end for a 256x240 frame");
+        .expect("PNG data for the picture");
+    writer.finish().expect("PNG end for the picture");
     out
 }
 

@@ -340,11 +340,15 @@ impl Config {
         match read_text(path) {
             Ok(text) => Config::parse(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if let Err(e) = nestris_replay::write_atomically(path, DEFAULT_TOML.as_bytes()) {
-                    eprintln!(
+                match nestris_replay::write_atomically(path, DEFAULT_TOML.as_bytes()) {
+                    Ok(()) => eprintln!(
+                        "nestris: wrote the default config (keys, gamepad, volume) to {}",
+                        path.display()
+                    ),
+                    Err(e) => eprintln!(
                         "nestris: could not write the default config file {}: {e}",
                         path.display()
-                    );
+                    ),
                 }
                 Ok(Config::default())
             }

@@ -7,7 +7,7 @@ use crate::config::ConfigError;
 #[derive(Debug, thiserror::Error)]
 pub enum WindowError {
     /// No display to open a window on (no X server or Wayland compositor, or it refused).
-    #[error("no display available: {0}")]
+    #[error("no display available: {0} (nestris play --tui plays in the terminal)")]
     NoDisplay(String),
     /// The window is open but its picture cannot be drawn.
     #[error("cannot {0}")]
