@@ -27,6 +27,15 @@ pub struct Recording {
     /// The last save failed (a notice was given; the next success clears it).
     failing: bool,
     notice: Option<String>,
+    /// What [`Recording::observe`] saw: `None` if it was never called.
+    seen: Option<Seen>,
+}
+
+/// What a session has played so far, for the replay's name.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    /// The best game's type (`A`/`B`), level and score, if a game was played.
+    best: Option<(char, u8, u32)>,
 }
 
 /// `nestris-YYYYMMDD-HHMMSS.nestris` for a moment (UTC).
@@ -106,6 +115,23 @@ impl Recording {
             worker: None,
             failing: false,
             notice: None,
+            seen: None,
+        }
+    }
+
+    /// Notes the game after a frame was pushed. A front end that calls this gets replays
+    /// named for what was played (`nestris-DATE-TIME-A-L18-123456.nestris`: type, level
+    /// and score of the session's best game) and no replay at all for a session that never
+    /// reached a game (the menus alone prove nothing worth keeping).
+    pub fn observe(&mut self, game: &Game) {
+        let seen = self.seen.get_or_insert_with(Seen::default);
+        let s = game.state();
+        if s.in_game() {
+            let score = nestris_core::bcd::score_value(s.score);
+            let kind = if s.game_type == 0 { 'A' } else { 'B' };
+            if seen.best.is_none_or(|(_, _, best)| score >= best) {
+                seen.best = Some((kind, s.level, score));
+            }
         }
     }
 
@@ -205,6 +231,49 @@ impl Recording {
     /// the file on disk does not hold the whole session.
     pub fn finish(&mut self) -> io::Result<()> {
         self.reap();
+        if let Some(Seen { best: None }) = self.seen {
+            // Observed, and no game was ever played: nothing is kept (a periodic save is
+            // taken back).
+            match std::fs::remove_file(&self.path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+            self.saved_frames = self.inputs.len();
+            return Ok(());
+        }
+        self.write_whole()?;
+        if let Some(Seen {
+            best: Some((kind, level, score)),
+        }) = self.seen
+        {
+            let stem = self
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let suffix = format!("-{kind}-L{level}-{score:06}");
+            if !stem.ends_with(&suffix) && self.path.exists() {
+                let dir = self.path.parent().unwrap_or(Path::new("."));
+                let named = (1..)
+                    .map(|i| {
+                        let extra = if i == 1 {
+                            String::new()
+                        } else {
+                            format!("-{i}")
+                        };
+                        dir.join(format!("{stem}{suffix}{extra}.nestris"))
+                    })
+                    .find(|p| !p.exists())
+                    .expect("a free name");
+                std::fs::rename(&self.path, &named)?;
+                self.path = named;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the whole session unless the file already holds it.
+    fn write_whole(&mut self) -> io::Result<()> {
         if self.inputs.is_empty() || (self.inputs.len() == self.saved_frames && !self.failing) {
             return Ok(());
         }
@@ -280,6 +349,47 @@ mod tests {
         let r = Replay::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(r.inputs.len(), 610);
         assert_eq!(rec.frames(), 610);
+    }
+
+    #[test]
+    fn an_observed_session_is_named_for_its_best_game_or_not_kept() {
+        use nestris_core::GameSetup;
+        let dir = tempfile::tempdir().unwrap();
+        // Menus only: a periodic save is taken back at the end.
+        let path = dir.path().join("menus.nestris");
+        let mut rec = Recording::new(path.clone(), Region::Ntsc, None);
+        let mut game = Game::power_on(Region::Ntsc);
+        let t0 = Instant::now();
+        for i in 0..100 {
+            game.step(Buttons::NONE);
+            rec.push(Buttons::NONE);
+            rec.observe(&game);
+            rec.tick(t0 + Duration::from_secs(i / 10 + 6));
+        }
+        rec.finish().unwrap();
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // A game: the name says its type, level and score.
+        let path = dir.path().join("s.nestris");
+        let mut rec = Recording::new(path.clone(), Region::Ntsc, None);
+        let mut game = Game::new(GameSetup {
+            level: 18,
+            ..GameSetup::from_seed(1)
+        });
+        rec = rec.starting_from(&game);
+        for _ in 0..50 {
+            game.step(Buttons::DOWN);
+            rec.push(Buttons::DOWN);
+            rec.observe(&game);
+        }
+        let score = nestris_core::bcd::score_value(game.state().score);
+        assert!(score > 0);
+        rec.finish().unwrap();
+        let named = dir.path().join(format!("s-A-L18-{score:06}.nestris"));
+        assert_eq!(rec.path(), named);
+        assert!(named.exists() && !path.exists());
+        rec.finish().unwrap();
+        assert_eq!(rec.path(), named, "a second finish keeps the name");
     }
 
     #[test]

@@ -279,6 +279,7 @@ impl Session {
         self.game.step_with_demo(buttons, &self.demo);
         if let Some(r) = &mut self.recording {
             r.push(buttons);
+            r.observe(&self.game);
             r.tick(now);
         }
         self.scores
@@ -441,10 +442,30 @@ mod tests {
         }
         assert_eq!(s.game.state(), alone.state());
         assert_ne!(s.game.state(), builtin.state());
+        // Start leaves the demo for the title; then the menus to a game.
+        for _ in 0..4 {
+            tap(&mut s, &mut t, KeyCode::Enter);
+        }
+        assert!(s.game.state().in_game(), "{:?}", s.game.state().mode());
         s.finish_recording().unwrap();
         let replay = only_replay_in(&dir);
         assert_eq!(replay.demo, nestris_replay::DemoSource::Cartridge);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_session_that_never_reached_a_game_keeps_no_replay() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = TuiOptions {
+            replay_dir: Some(dir.path().to_path_buf()),
+            ..TuiOptions::default()
+        };
+        let mut s = Session::new(options, HoldMode::Reported);
+        let mut t = Instant::now();
+        // Long enough for a periodic save, never past the title.
+        frames(&mut s, &mut t, 700);
+        s.finish_recording().unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

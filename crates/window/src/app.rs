@@ -168,9 +168,16 @@ impl App {
             return;
         }
         self.done = true;
-        if let Err(e) = self.session.finish() {
-            if self.error.is_none() {
-                self.error = Some(WindowError::NotSaved(e));
+        match self.session.finish() {
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(WindowError::NotSaved(e));
+                }
+            }
+            Ok(()) => {
+                if let Some(path) = self.session.replay_path().filter(|p| p.exists()) {
+                    eprintln!("nestris: this session's replay: {}", path.display());
+                }
             }
         }
         if let Some(log) = &mut self.pacing_log {

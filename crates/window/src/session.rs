@@ -82,6 +82,12 @@ impl Session {
         }
     }
 
+    /// Where the session's replay is (after [`Session::finish`], its final name), if
+    /// one is recorded.
+    pub fn replay_path(&self) -> Option<&std::path::Path> {
+        self.recording.as_ref().map(Recording::path)
+    }
+
     /// Draws the blocks in `colours` from now on (default: the cartridge's).
     pub fn set_colours(&mut self, colours: LevelColours) {
         self.colours = colours;
@@ -171,6 +177,7 @@ impl Session {
         }
         if let Some(r) = &mut self.recording {
             r.push(buttons);
+            r.observe(&self.game);
             r.tick(now);
         }
         if let Some(st) = &mut self.status {
@@ -398,7 +405,9 @@ mod tests {
         run(&mut s, t, 10, Buttons::NONE);
         s.finish().unwrap();
         s.finish().unwrap();
-        let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
+        let path = s.replay_path().unwrap();
+        assert_eq!(path.file_name().unwrap(), "r-A-L0-000000.nestris");
+        let r = Replay::from_bytes(&std::fs::read(path).unwrap()).unwrap();
         assert_eq!(r.inputs.len() as u64, s.frames());
         let summary = r.verify().unwrap();
         assert_eq!(summary.final_hash, s.game().state().state_hash());
@@ -424,7 +433,9 @@ mod tests {
         let t = to_play(&mut s, Instant::now());
         run(&mut s, t, 300, Buttons::NONE);
         s.finish().unwrap();
-        let r = Replay::from_bytes(&std::fs::read(dir.path().join("r.nestris")).unwrap()).unwrap();
+        let path = s.replay_path().unwrap();
+        assert_eq!(path.file_name().unwrap(), "r-A-L0-000000.nestris");
+        let r = Replay::from_bytes(&std::fs::read(path).unwrap()).unwrap();
         let (replayed, _) = r.play_with_demo(r.inputs.len(), &DemoData::BUILTIN);
         assert_eq!(replayed.state().flow.high_scores, table);
         assert_eq!(&replayed, s.game(), "the same game, table and all");
