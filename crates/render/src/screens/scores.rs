@@ -78,7 +78,10 @@ pub(super) fn draw_name_entry(f: &mut Frame, s: &Snapshot) {
     );
     let (slot, letter) = s.name_entry();
     table(f, s, 14, Some((slot, letter)));
-    layout::framed_box(f, 6, 25, 20, 4);
-    layout::text_centred(f, 56, 144, 26 * CELL, "UP/DOWN: LETTER", white);
-    layout::text_centred(f, 56, 144, 27 * CELL, "START: DONE", white);
+    // Up and Down change the letter only every eighth frame they are held, so a tap
+    // may do nothing: the hint says to hold them.
+    layout::framed_box(f, 5, 25, 22, 5);
+    layout::text_centred(f, 48, 160, 26 * CELL, "HOLD UP/DOWN: LETTER", white);
+    layout::text_centred(f, 48, 160, 27 * CELL, "A: NEXT   B: BACK", white);
+    layout::text_centred(f, 48, 160, 28 * CELL, "START: DONE", white);
 }

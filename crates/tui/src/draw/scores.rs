@@ -72,7 +72,7 @@ pub(super) fn draw_name_entry(buf: &mut Buffer, s: &Snapshot, at: Rect) {
         buf,
         inner,
         inner.y,
-        "UP/DOWN: LETTER   LEFT/RIGHT: MOVE",
+        "HOLD UP/DOWN: LETTER   LEFT/RIGHT: MOVE",
         TEXT,
     );
     centred(buf, inner, inner.y + 1, "START (ENTER): DONE", TEXT);
