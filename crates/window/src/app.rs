@@ -114,7 +114,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         settings_path,
         scale: options.scale.clamp(1, 8),
         title: match options.region {
-            nestris_core::Region::Ntsc => "nestris",
+            nestris_core::Region::Ntsc => "nestris (NTSC)",
             nestris_core::Region::Pal => "nestris (PAL)",
         },
         error: None,

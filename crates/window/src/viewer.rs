@@ -227,7 +227,7 @@ impl Viewer {
             screen: None,
             scale: 3,
             title: match region {
-                Region::Ntsc => "nestris replay",
+                Region::Ntsc => "nestris replay (NTSC)",
                 Region::Pal => "nestris replay (PAL)",
             },
             toast: None,
