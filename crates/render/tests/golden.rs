@@ -463,4 +463,26 @@ fn a_type_ending_rocket() {
         g.state().screen() == nestris_core::Screen::Ending && v[1] == 0xF0 && v[0] <= 0xA0
     });
     check("ending_a_type", &run.frame());
+    // The score box stays on top while the rocket flies out past it: the box looks the
+    // same at every height the rocket reaches, and as it does once the rocket is gone.
+    let at = |rise: u8| {
+        let mut snap = run.game.snapshot();
+        snap.flow.ending_vars[0] = rise;
+        let mut f = Frame::new();
+        nestris_render::draw(&Game::from_snapshot(snap).unwrap(), &mut f);
+        let mut box_pixels = Vec::new();
+        for y in 8..48 {
+            for x in 56..200 {
+                box_pixels.push(f.pixel(x, y));
+            }
+        }
+        box_pixels
+    };
+    let gone = at(0);
+    for rise in 1..=0xA0 {
+        assert!(
+            at(rise) == gone,
+            "the rocket covers the score box at rise {rise}"
+        );
+    }
 }

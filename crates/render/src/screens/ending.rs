@@ -74,6 +74,35 @@ fn rocket(f: &mut Frame, s: &Snapshot) {
         }
     }
 
+    let ending = usize::from(s.flow.ending.min(4));
+    // The tower reaches the rocket's last section.
+    let storeys = rocket_height(ending) / CELL - 3;
+    for k in 0..storeys {
+        tiles::TOWER.draw(f, 12 * CELL, GROUND_Y - (k + 1) * CELL, &ground);
+    }
+    // Until it has left the screen (its rise at 0), the rocket; then the score box over
+    // it, so the score stays readable while the rocket flies out past it.
+    if s.flow.ending_vars[0] != 0 {
+        flight(f, s, ending, &ground);
+    }
+    score_box(f, s);
+}
+
+/// The rocket's drawing scale: every pixel doubled.
+const K: i32 = 2;
+
+/// Bigger scores earn longer rockets: one to three body sections.
+fn rocket_sections(ending: usize) -> i32 {
+    1 + ending as i32 / 2
+}
+
+/// The rocket's height in pixels, nose to tail.
+fn rocket_height(ending: usize) -> i32 {
+    K * 12 * (rocket_sections(ending) + 2)
+}
+
+/// The box with the game's score at the top of the A-type ending.
+fn score_box(f: &mut Frame, s: &Snapshot) {
     layout::framed_box(f, 7, 1, 18, 5);
     let label = palette::rgb(palette::LABEL[1]);
     let white = palette::rgb(palette::WHITE);
@@ -83,23 +112,13 @@ fn rocket(f: &mut Frame, s: &Snapshot) {
         bcd_digits(&[s.score[2], s.score[1], s.score[0]])
     );
     layout::text_centred(f, 64, 128, 3 * CELL + 6, &score, white);
+}
 
-    let ending = usize::from(s.flow.ending.min(4));
-    // Bigger scores earn longer rockets: one to three body sections, drawn double size.
-    const K: i32 = 2;
-    let sections = 1 + ending as i32 / 2;
-    let height = K * 12 * (sections + 2);
-    // The tower reaches the rocket's last section.
-    let storeys = height / CELL - 3;
-    for k in 0..storeys {
-        tiles::TOWER.draw(f, 12 * CELL, GROUND_Y - (k + 1) * CELL, &ground);
-    }
-
+/// The rocket where the ending's rise puts it (on the pad until launched), with its
+/// flame.
+fn flight(f: &mut Frame, s: &Snapshot, ending: usize, ground: &palette::Colours) {
     let [rise, timer] = s.flow.ending_vars;
-    if rise == 0 {
-        // The rocket has left the screen.
-        return;
-    }
+    let (sections, height) = (rocket_sections(ending), rocket_height(ending));
     // Map the engine's height (from the launch height down to 0) onto the screen so that
     // the rocket starts on the pad and has just left the top when it reaches 0.
     let start = LAUNCH_HEIGHT[ending];
