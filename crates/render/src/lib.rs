@@ -53,6 +53,23 @@ pub fn draw(game: &Game, frame: &mut Frame) {
     draw_with(game, frame, LevelColours::Classic);
 }
 
+/// A dialog over the picture in the game's own frame and lettering: `lines` centred in a
+/// framed box in the middle of the screen (the window's "quit this game?", say). Lines
+/// longer than 28 characters are cut.
+pub fn draw_dialog(frame: &mut Frame, lines: &[&str]) {
+    const MAX: usize = 28;
+    let longest = lines.iter().map(|l| l.len().min(MAX)).max().unwrap_or(0) as i32;
+    let (w, h) = (longest + 4, lines.len() as i32 + 4);
+    let (col, row) = ((32 - w) / 2, (30 - h) / 2);
+    layout::framed_box(frame, col, row, w, h);
+    let white = palette::rgb(palette::WHITE);
+    for (i, line) in lines.iter().enumerate() {
+        let line = &line[..line.len().min(MAX)];
+        let y = (row + 2 + i as i32) * layout::CELL;
+        layout::text_centred(frame, col * layout::CELL, w * layout::CELL, y, line, white);
+    }
+}
+
 /// [`draw`] with the blocks in `colours`.
 pub fn draw_with(game: &Game, frame: &mut Frame, colours: LevelColours) {
     screens::draw(game.state(), frame, colours);

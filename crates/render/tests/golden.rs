@@ -252,6 +252,10 @@ fn mid_game_level_7() {
     let mut f = Frame::new();
     nestris_render::draw_with(&run.game, &mut f, nestris_render::LevelColours::Nestris);
     check("play_midgame_level7_nestris_colours", &f);
+    // The window's question over it, in the game's frame and lettering.
+    let mut f = run.frame();
+    nestris_render::draw_dialog(&mut f, &["QUIT THIS GAME?", "", "Y: QUIT   N: PLAY ON"]);
+    check("play_quit_dialog", &f);
 }
 
 #[test]

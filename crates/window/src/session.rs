@@ -29,7 +29,7 @@ const NOTICE_FRAMES: u32 = 300;
 pub enum QuitAnswer {
     /// Quit now.
     Quit,
-    /// A game is in play: "QUIT? Y/N" is asked first.
+    /// A game is in play: "QUIT THIS GAME?" is asked first.
     Asking,
 }
 
@@ -126,7 +126,7 @@ impl Session {
         self.game.state().in_game()
     }
 
-    /// True while "QUIT? Y/N" is asked (the game stands still).
+    /// True while "QUIT THIS GAME?" is asked (the game stands still).
     pub fn asking_quit(&self) -> bool {
         self.asking_quit
     }
@@ -140,7 +140,7 @@ impl Session {
         QuitAnswer::Asking
     }
 
-    /// "N" to "QUIT? Y/N": back to the game.
+    /// "N" to "QUIT THIS GAME?": back to the game.
     pub fn cancel_quit(&mut self) {
         self.asking_quit = false;
     }
@@ -206,6 +206,12 @@ impl Session {
     /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
     pub fn draw(&mut self, canvas: &mut Canvas) {
         nestris_render::draw_with(&self.game, &mut self.frame, self.colours);
+        if self.asking_quit {
+            nestris_render::draw_dialog(
+                &mut self.frame,
+                &["QUIT THIS GAME?", "", "Y: QUIT   N: PLAY ON"],
+            );
+        }
         canvas.blit_frame(&self.frame);
         if let Some(h) = &self.hud {
             hud::draw(canvas, WIDTH as i32, h, self.game.state());
@@ -215,15 +221,6 @@ impl Session {
             let w = crate::font::width(text, 1);
             canvas.fill_rect(4, 4, w + 6, crate::font::H + 6, 0x000000);
             canvas.text(7, 7, text, 0xFCFCFC, 1);
-        }
-        if self.asking_quit {
-            let text = "QUIT? Y/N";
-            let w = crate::font::width(text, 2);
-            let (bw, bh) = (w + 24, 38);
-            let (bx, by) = ((WIDTH as i32 - bw) / 2, (HEIGHT as i32 - bh) / 2);
-            canvas.fill_rect(bx, by, bw, bh, 0x000000);
-            canvas.outline(bx + 2, by + 2, bw - 4, bh - 4, 0xFCFCFC);
-            canvas.text(bx + 12, by + 12, text, 0xFCFCFC, 2);
         }
     }
 
