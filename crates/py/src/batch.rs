@@ -215,27 +215,18 @@ pub fn actions_array<'py>(
             shape[0]
         )));
     }
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-    let converted = match kind.as_str() {
-        "i" | "u" => {
-            // The largest uint64 values do not fit: out of range, named like any other.
-            let item_size: usize = a.getattr("dtype")?.getattr("itemsize")?.extract()?;
-            if kind == "u" && item_size == 8 {
-                for i in 0..n {
-                    let v: u64 = a.get_item(i)?.extract()?;
-                    if i64::try_from(v).is_err() {
-                        return Err(invalid_argument(format!(
-                            "action {v} of game {i} is out of range"
-                        )));
-                    }
-                }
-            }
-            np.getattr("ascontiguousarray")?
-                .call1((a.call_method1("astype", ("int64",))?,))?
-        }
-        _ => {
-            // Name the first value that is not an int (an object array may mix them).
-            for i in 0..n {
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let item_size: usize = dtype.getattr("itemsize")?.extract()?;
+    let converted = if kind == "i" || (kind == "u" && item_size < 8) {
+        // Every value fits in an int64.
+        np.getattr("ascontiguousarray")?
+            .call1((a.call_method1("astype", ("int64",))?,))?
+    } else {
+        // One value at a time: a uint64 may not fit, an object array may mix types, any
+        // other dtype is not ints at all. The first bad value is named.
+        let ints = (0..n)
+            .map(|i| {
                 let item = a.get_item(i)?;
                 let value = if item.hasattr("item")? {
                     item.call_method0("item")?
@@ -245,21 +236,15 @@ pub fn actions_array<'py>(
                 if !is_int(&value)? {
                     return Err(not_an_int(i, &value));
                 }
-            }
-            // Python ints in an object array: each must fit.
-            let ints = (0..n)
-                .map(|i| {
-                    let item = a.get_item(i)?;
-                    item.extract::<i64>().map_err(|_| {
-                        invalid_argument(format!(
-                            "action {} of game {i} is out of range",
-                            repr(&item)
-                        ))
-                    })
+                value.extract::<i64>().map_err(|_| {
+                    invalid_argument(format!(
+                        "action {} of game {i} is out of range",
+                        repr(&value)
+                    ))
                 })
-                .collect::<PyResult<Vec<i64>>>()?;
-            PyArray1::from_vec(py, ints).into_any()
-        }
+            })
+            .collect::<PyResult<Vec<i64>>>()?;
+        PyArray1::from_vec(py, ints).into_any()
     };
     let a = converted.cast_into::<PyArray1<i64>>().map_err(|_| {
         invalid_argument(format!(
