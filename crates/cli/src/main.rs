@@ -215,6 +215,7 @@ mod tests {
             &["play", "--scale", "9"],
             &["play", "--ai", "--ai-level", "20"],
             &["play", "--colours", "pastel"],
+            &["replay", "x.nestris", "--scale", "9"],
         ] {
             assert!(parse(args).is_err(), "{args:?} was accepted");
         }

@@ -78,9 +78,6 @@ pub fn tap_model(hz: u8) -> Result<nestris_ai::InputModel> {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let region = if args.pal { Region::Pal } else { Region::Ntsc };
     let pilot = if args.ai {
-        if args.ai_level > 19 {
-            anyhow::bail!("--ai-level takes 0 to 19");
-        }
         Some(crate::pilot::autopilot(
             args.ai_level,
             tap_model(args.ai_tap_hz)?,
@@ -92,9 +89,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if args.tui {
         if args.colours != nestris_render::LevelColours::Classic {
             anyhow::bail!("--colours: the terminal shows the cartridge's colours only");
-        }
-        if args.quick.is_some_and(|l| l > 19) {
-            anyhow::bail!("--quick takes a level from 0 to 19");
         }
         // The same replay folder as the window's, unless told otherwise.
         let mut dirs = nestris_host::Dirs::user();
@@ -131,9 +125,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ..Default::default()
     };
     if let Some(s) = args.scale {
-        if !(1..=8).contains(&s) {
-            anyhow::bail!("--scale takes 1 to 8");
-        }
         options.scale = s;
     }
     if let Some(p) = &args.config {

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long)]
     pub hud: bool,
     /// Window playback: scale 1-8.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
     pub scale: Option<u32>,
     /// Window playback: no sound.
     #[arg(long)]
@@ -85,9 +85,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if !args.headless {
         if args.json || args.frames.is_some() || args.crash.is_some() {
             bail!("--json, --frames and --crash go with --headless");
-        }
-        if args.scale.is_some_and(|s| !(1..=8).contains(&s)) {
-            bail!("--scale takes 1 to 8");
         }
         crate::play::watch(
             replay,
