@@ -376,6 +376,7 @@ impl Snapshot {
             audio: crate::timing::recorded_audio(),
             crash_mode: crate::CrashMode::default(),
             crash: None,
+            variant: crate::Variant::CARTRIDGE,
             cleared: crate::view::Cleared::default(),
         };
         s.clock.known = s.region.cycles_counted();
@@ -384,9 +385,17 @@ impl Snapshot {
     }
 
     /// A 64-bit FNV-1a hash of the encoded state: equal states, equal hashes, on every
-    /// platform and build. It covers layout 1 (the game's variables), not the timing block.
+    /// platform and build. It covers layout 1 (the game's variables), not the timing block;
+    /// a variant game's rules and seeded generator ([`crate::Variant::encode`]) follow
+    /// layout 1 in what is hashed, so a cartridge game's hash is what it always was.
     pub fn state_hash(&self) -> u64 {
-        fnv1a(&self.encode())
+        if self.variant.is_cartridge() {
+            return fnv1a(&self.encode());
+        }
+        let mut bytes = [0u8; ENCODED_LEN + crate::VARIANT_LEN];
+        bytes[..ENCODED_LEN].copy_from_slice(&self.encode());
+        bytes[ENCODED_LEN..].copy_from_slice(&self.variant.encode());
+        fnv1a(&bytes)
     }
 
     /// What layout 1 leaves out, as [`TIMING_LEN`] bytes: the render flags, the sub-frame

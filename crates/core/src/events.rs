@@ -109,6 +109,8 @@ impl FrameEvents {
     /// to 4), which is where the cartridge starts the line-clear or tetris sound
     /// (`completed_lines` in the state says which).
     pub const CLEAR_STARTED: u32 = 1 << 29;
+    /// A halting line cap ended the game (a variant's rule; see [`crate::Variant`]).
+    pub const CAPPED: u32 = 1 << 30;
 
     /// True if every flag of `flag` is set.
     #[inline]

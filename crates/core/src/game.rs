@@ -68,6 +68,9 @@ pub struct GameSetup {
     /// What happens when the cartridge would crash (default: it halts, as the console does).
     #[cfg_attr(feature = "serde", serde(default))]
     pub crash_mode: crate::CrashMode,
+    /// Rules that are not the cartridge's (TetrisGYM seeds, line caps; default: none).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub variant: crate::Variant,
 }
 
 impl Default for GameSetup {
@@ -83,6 +86,7 @@ impl Default for GameSetup {
             spawn_count: 0,
             frame_counter: 0,
             crash_mode: crate::CrashMode::Cartridge,
+            variant: crate::Variant::CARTRIDGE,
         }
     }
 }
@@ -182,10 +186,14 @@ impl Game {
             clock: crate::timing::Clock::default(),
             audio: crate::timing::recorded_audio(),
             crash_mode: setup.crash_mode,
+            variant: setup.variant,
             crash: None,
             cleared: crate::view::Cleared::default(),
         };
-        if setup.crash_mode == crate::CrashMode::Off || !setup.region.cycles_counted() {
+        if setup.crash_mode == crate::CrashMode::Off
+            || !setup.region.cycles_counted()
+            || !setup.variant.is_cartridge()
+        {
             // No cycle accounting at all: nothing placed, so no lag frame and no crash.
             s.clock.known = false;
         }
@@ -208,8 +216,8 @@ impl Game {
     /// Builds a game from a snapshot, checking that every field is one the cartridge can hold.
     pub fn from_snapshot(mut snapshot: Snapshot) -> Result<Game, SnapshotError> {
         snapshot.validate()?;
-        // The PAL build's cycles are not counted (`Region::cycles_counted`).
-        snapshot.clock.known &= snapshot.region.cycles_counted();
+        // The PAL build's cycles are not counted (`Region::cycles_counted`), nor a variant's.
+        snapshot.clock.known &= snapshot.region.cycles_counted() && snapshot.variant.is_cartridge();
         Ok(Game { s: snapshot })
     }
 
@@ -297,6 +305,7 @@ impl Game {
         if self.s.crash_mode == crate::CrashMode::Off
             || self.s.game_type != 0
             || !self.s.region.cycles_counted()
+            || !self.s.variant.is_cartridge()
         {
             return;
         }
@@ -955,6 +964,10 @@ impl Game {
         s.clears = [0; 4];
         s.allegro = 0;
         s.spawn_id = 0;
+        if let Some(seed) = &mut s.variant.seed {
+            // TetrisGYM copies the entered seed into its generator at every game's init.
+            seed.state = seed.input;
+        }
         s.render_mode = 3;
         s.autorepeat_y = s.region.first_piece_delay();
         self.s.flow.demo_held = 0;
@@ -1013,6 +1026,11 @@ impl Game {
             let piece = demo.piece(self.s.flow.demo_index);
             self.s.flow.demo_index = self.s.flow.demo_index.wrapping_add(1);
             return piece;
+        }
+        if let Some(seed) = &mut self.s.variant.seed {
+            // TetrisGYM's seed mode: its own generator; `rng_seed` goes on unread.
+            self.s.spawn_id = seed.pick(self.s.spawn_id);
+            return self.s.spawn_id;
         }
         let p = pick_piece(self.s.rng, self.s.spawn_count, self.s.spawn_id);
         self.s.rng = p.rng;

@@ -48,6 +48,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod timing;
+mod variant;
 pub mod view;
 
 pub use buttons::Buttons;
@@ -59,4 +60,5 @@ pub use game::{Cartridge, Game, GameSetup, GameType};
 pub use playfield::Playfield;
 pub use region::Region;
 pub use snapshot::{Snapshot, SnapshotError};
+pub use variant::{CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant, VARIANT_LEN};
 pub use view::{Board, GameMode, PlayState, Screen};

@@ -91,6 +91,7 @@ impl Game {
             audio: crate::audio::Audio::CLEARED,
             crash_mode: crate::CrashMode::Cartridge,
             crash: None,
+            variant: crate::Variant::CARTRIDGE,
             cleared: crate::view::Cleared::default(),
         };
         Game { s }

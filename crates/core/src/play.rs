@@ -19,6 +19,7 @@ use crate::tables::{
     HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, POINTS, ROTATE_A, ROTATE_B, SPAWN_TABLE,
     TILE_CURTAIN, TILE_EMPTY,
 };
+use crate::variant::CapRule;
 
 /// [`ORIENTATION_CELLS`] padded to 32 entries (the hidden piece's cells after 19), so
 /// the hot collision loop indexes with a mask instead of a bounds check or a modulo.
@@ -209,10 +210,35 @@ impl Game {
         cy::rotate(from, a, valid) + fit
     }
 
-    /// `drop_tetrimino`: the first-piece countdown, soft drop and gravity. Returns its
-    /// cycles (body).
+    /// `drop_tetrimino`: the first-piece countdown, soft drop and gravity, under a line
+    /// cap's gravity rule if one is in force (see [`crate::Variant`]). Returns its cycles
+    /// (body).
     #[inline(always)]
     fn drop(&mut self, ev: &mut FrameEvents) -> u32 {
+        let s = &self.s;
+        if s.variant.caps == [None, None] {
+            return self.drop_once(ev, s.region.gravity(s.level));
+        }
+        let lines = bcd::lines_value(s.lines).min(u16::MAX as u32) as u16;
+        let speed = s.region.gravity(s.level);
+        match s.variant.gravity_rule(s.level, lines) {
+            None => self.drop_once(ev, speed),
+            Some(CapRule::Ks) => self.drop_once(ev, 1),
+            Some(CapRule::KsX2) | Some(CapRule::Halt) => {
+                // TetrisGYM's double killscreen: two drops with the timer full, then the
+                // frame's own (whose timer the second drop has just reset).
+                self.s.fall_timer = speed;
+                let mut c = self.drop_once(ev, speed);
+                self.s.fall_timer = speed;
+                c += self.drop_once(ev, speed);
+                c + self.drop_once(ev, speed)
+            }
+        }
+    }
+
+    /// One pass of `drop_tetrimino` with `speed` frames a row.
+    #[inline(always)]
+    fn drop_once(&mut self, ev: &mut FrameEvents, speed: u8) -> u32 {
         let s = &mut self.s;
         let mut soft = false;
         let mut c = if s.autorepeat_y & 0x80 != 0 {
@@ -250,7 +276,6 @@ impl Game {
             c += cy::DROP_SOFT_RELEASED;
         }
         if !soft {
-            let speed = s.region.gravity(s.level);
             let drops = (s.fall_timer.wrapping_sub(speed) as i8) >= 0;
             c += cy::drop_speed_lookup(s.level, drops);
             if !drops {
@@ -435,6 +460,17 @@ impl Game {
         }
         s.completed_lines = 0;
         s.play_state = 6;
+        if c != 0 && s.variant.caps != [None, None] {
+            let lines = bcd::lines_value(s.lines).min(u16::MAX as u32) as u16;
+            if s.variant.halts(s.level, lines) {
+                // A halting line cap: the game ends here, as a top-out does.
+                s.play_state = 10;
+                s.curtain_row = 0xF0;
+                s.audio.play(crate::audio::SoundEffect::GameOverCurtain);
+                s.audio.silence();
+                ev.set(FrameEvents::TOPPED_OUT | FrameEvents::CAPPED);
+            }
+        }
         cycles
     }
 

@@ -117,6 +117,10 @@ pub struct Snapshot {
     /// How the cartridge crashed in this game, if it did (see [`crate::Game::crashed`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub crash: Option<crate::Crash>,
+    /// Rules that are not the cartridge's, and the seeded generator's state (a game-setup
+    /// option; see [`crate::Variant`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub variant: crate::Variant,
     /// The rows the row check removed from RAM, kept until the line-clear animation ends
     /// (none otherwise). The cartridge keeps them only in its picture memory; with them
     /// [`Snapshot::shown_board`] draws the board the lock left, so that a cloned `Game`

@@ -4,7 +4,9 @@
 use crate::proof::{Checkpoint, Proof};
 use crate::{DemoSource, Replay, Start};
 use nestris_core::encode::{timing_len, ENCODED_LEN};
-use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot};
+use nestris_core::{
+    Buttons, CrashMode, GameSetup, GameType, Region, Snapshot, Variant, VARIANT_LEN,
+};
 
 /// The first eight bytes of every replay file.
 pub const MAGIC: [u8; 8] = *b"NESTRISR";
@@ -88,6 +90,10 @@ const FLAG_CRASH_MODE: u8 = 2;
 const FLAG_TIMING: u8 = 4;
 /// The proof follows the runs (format 2): the input log's hash and the checkpoints.
 const FLAG_PROOF: u8 = 8;
+/// The game's variant rules (`Variant::encode`) follow the crash-mode byte (format 2; a game
+/// setup or snapshot start only): written for every game whose rules are not the
+/// cartridge's, so a seeded or capped game replays under its own rules.
+const FLAG_VARIANT: u8 = 16;
 
 impl Replay {
     /// The replay as bytes.
@@ -108,7 +114,9 @@ impl Replay {
         // A proof is only written with the final hash it ends in.
         let proof = self.proof.as_ref().filter(|_| self.final_hash.is_some());
         let proof_flag = if proof.is_some() { FLAG_PROOF } else { 0 };
-        out.push(hash_flag | FLAG_CRASH_MODE | timing_flag | proof_flag);
+        let variant = self.start.variant().filter(|v| !v.is_cartridge());
+        let variant_flag = if variant.is_some() { FLAG_VARIANT } else { 0 };
+        out.push(hash_flag | FLAG_CRASH_MODE | timing_flag | proof_flag | variant_flag);
         out.push(self.start.region() as u8);
         out.push(match self.demo {
             DemoSource::Builtin => 0,
@@ -134,6 +142,9 @@ impl Replay {
             }
         }
         out.push(self.crash_mode.code());
+        if let Some(v) = variant {
+            out.extend_from_slice(&v.encode());
+        }
         out.extend_from_slice(&(self.inputs.len() as u32).to_le_bytes());
         out.extend_from_slice(&self.final_hash.unwrap_or(0).to_le_bytes());
         let meta = self.metadata.as_bytes();
@@ -214,7 +225,7 @@ fn parse_body(r: &mut Cursor<'_>, version: u16, lenient: bool) -> Result<Replay,
     let flags = r.u8("flags")?;
     let known = match version {
         1 => FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING,
-        _ => FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING | FLAG_PROOF,
+        _ => FLAG_HASH | FLAG_CRASH_MODE | FLAG_TIMING | FLAG_PROOF | FLAG_VARIANT,
     };
     if flags & !known != 0 {
         return Err(ReplayError::BadField {
@@ -317,6 +328,8 @@ fn parse_body(r: &mut Cursor<'_>, version: u16, lenient: bool) -> Result<Replay,
                 frame_counter,
                 // Set with the crash-mode byte below.
                 crash_mode: CrashMode::Off,
+                // Set with the variant block below.
+                variant: Variant::CARTRIDGE,
             })
         }
         START_SNAPSHOT => {
@@ -383,6 +396,29 @@ fn parse_body(r: &mut Cursor<'_>, version: u16, lenient: bool) -> Result<Replay,
     };
     if let Start::Setup(s) = &mut start {
         s.crash_mode = crash_mode;
+    }
+    if flags & FLAG_VARIANT != 0 {
+        let at = r.at;
+        let bytes = r.take(VARIANT_LEN, "variant")?;
+        let variant =
+            Variant::decode(bytes)
+                .filter(|v| !v.is_cartridge())
+                .ok_or(ReplayError::BadField {
+                    what: "variant",
+                    value: bytes[0] as u64,
+                    at,
+                })?;
+        match &mut start {
+            Start::Setup(s) => s.variant = variant,
+            Start::Snapshot(s) => s.variant = variant,
+            Start::PowerOn(_) => {
+                return Err(ReplayError::BadField {
+                    what: "flags (a variant with a power-on start)",
+                    value: flags as u64,
+                    at: flags_at,
+                })
+            }
+        }
     }
     let frames_at = r.at;
     let frames = r.u32("frame count")? as u64;
@@ -835,5 +871,67 @@ mod tests {
         let b = r.to_bytes();
         assert!(b.len() < 80);
         assert_eq!(Replay::from_bytes(&b).unwrap(), r);
+    }
+
+    #[test]
+    fn a_variant_game_replays_under_its_rules() {
+        use nestris_core::{GymSeed, SeedRule};
+        let variant = Variant::betatetris(GymSeed::new(0x123456, SeedRule::V5));
+        let setup = GameSetup {
+            level: 18,
+            variant,
+            ..GameSetup::default()
+        };
+        let mut r = Replay::new(Start::Setup(setup));
+        r.inputs = vec![Buttons::DOWN; 600];
+        r.seal();
+        let b = r.to_bytes();
+        assert_ne!(b[10] & FLAG_VARIANT, 0);
+        let back = Replay::from_bytes(&b).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.game().state().variant.caps, variant.caps);
+        assert_eq!(
+            back.game().state().variant.seed.unwrap().input,
+            [0x12, 0x34, 0x56]
+        );
+        assert_eq!(back.verify().unwrap().verdict, crate::Verdict::Proven);
+        // Under the cartridge's rules the same inputs play another game: the file's proof
+        // names it.
+        let mut plain = back.clone();
+        if let Start::Setup(s) = &mut plain.start {
+            s.variant = Variant::CARTRIDGE;
+        }
+        assert!(plain.verify().is_err());
+
+        // A snapshot start keeps the seeded generator where it was.
+        let mut g = nestris_core::Game::new(setup);
+        for _ in 0..300 {
+            g.step(Buttons::DOWN);
+        }
+        let mut r = Replay::new(Start::Snapshot(Box::new(g.snapshot())));
+        r.inputs = vec![Buttons::DOWN; 300];
+        r.seal();
+        let back = Replay::from_bytes(&r.to_bytes()).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.game().state().variant, g.state().variant);
+        assert_eq!(back.verify().unwrap().verdict, crate::Verdict::Proven);
+
+        // A cartridge game writes no block, and a power-on start may not carry one.
+        let plain = Replay::new(Start::Setup(GameSetup::default())).to_bytes();
+        assert_eq!(plain[10] & FLAG_VARIANT, 0);
+        let mut b = Replay::new(Start::PowerOn(Region::Ntsc)).to_bytes();
+        b[10] |= FLAG_VARIANT;
+        let at = 15; // after the start kind and the crash-mode byte
+        for (i, byte) in variant.encode().iter().enumerate() {
+            b.insert(at + i, *byte);
+        }
+        recrc(&mut b);
+        assert!(matches!(
+            Replay::from_bytes(&b),
+            Err(ReplayError::BadField {
+                what: "flags (a variant with a power-on start)",
+                ..
+            })
+        ));
     }
 }

@@ -35,7 +35,9 @@ pub use recorder::{remove_stale_temps, write_atomically, write_atomically_with, 
 
 use proof::Checker;
 
-use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot};
+use nestris_core::{
+    Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region, Snapshot, Variant,
+};
 
 /// Where a replay starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,16 @@ impl Start {
             Start::PowerOn(r) => *r,
             Start::Setup(s) => s.region,
             Start::Snapshot(s) => s.region,
+        }
+    }
+
+    /// The rules the game is played under (`None` for a power-on start: the menus start
+    /// the cartridge's game).
+    pub fn variant(&self) -> Option<Variant> {
+        match self {
+            Start::PowerOn(_) => None,
+            Start::Setup(s) => Some(s.variant),
+            Start::Snapshot(s) => Some(s.variant),
         }
     }
 

@@ -185,6 +185,7 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         ),
         crash_mode: nestris_core::CrashMode::Cartridge,
         crash: None,
+        variant: nestris_core::Variant::CARTRIDGE,
         // The picture memory is not in the header: a clear begun shows the RAM's board.
         cleared: nestris_core::view::Cleared::default(),
     };

@@ -1,0 +1,480 @@
+//! Rules that are not the cartridge's, as game-setup options: TetrisGYM's seeded pieces
+//! and line caps (the formats the community plays bots and races on).
+//!
+//! A [`Variant`] is part of the save state ([`crate::Snapshot::variant`]) and of a replay,
+//! so a variant game replays as it was played. [`Variant::CARTRIDGE`] (the default) is the
+//! cartridge itself; every other value is labelled a variant wherever it is shown
+//! ([`Variant::label`]). A variant game counts no CPU cycles (its lag frames and crashes
+//! are the cartridge's, and TetrisGYM's ROM spends its cycles elsewhere): the clock is
+//! unknown from the start, as with [`crate::CrashMode::Off`].
+//!
+//! **Seeds.** TetrisGYM's seed mode deals from a generator of its own instead of the
+//! cartridge's `rng_seed`: three bytes entered on its menu (six hex digits), copied at game
+//! init into a second LFSR (the first two bytes, stepped as the cartridge steps its own)
+//! and a pick counter (the third byte). Before each pick that LFSR steps `n + 3` times,
+//! where `n` is the high nibble of the third byte as entered (16 when it is 0; TetrisGYM
+//! v5 and v6, its "SPSv3"); v4 ("SPSv2") steps it once when the nibble is 0. The pick is
+//! then the cartridge's own picker (`pickRandomTetrimino`) on that LFSR and counter,
+//! re-roll and bias included. The same seed gives the same pieces in TetrisGYM and here.
+//!
+//! **Line caps.** At a level or a line count the rules change: [`CapRule::Ks`] gravity of
+//! one row a frame (the level-29 killscreen), [`CapRule::KsX2`] two rows a frame (the piece
+//! update's drop runs twice with the gravity timer full before its own drop, as TetrisGYM's
+//! does), [`CapRule::Halt`] the game ends when the clear that reaches the cap has been
+//! scored (the curtain, as a top-out). BetaTetris's format is double killscreen at level
+//! 39 and a halt at level 49 (430 lines from level 18): [`Variant::betatetris`].
+
+use crate::lfsr::{lfsr_step, pick_piece};
+
+/// Which TetrisGYM version's seed rule ("SPS" version) deals the pieces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum SeedRule {
+    /// TetrisGYM v4 (SPSv2): a seed whose third byte's high nibble is 0 steps once a pick.
+    V4,
+    /// TetrisGYM v5 and v6 (SPSv3): such a seed steps 19 times a pick.
+    #[default]
+    V5,
+}
+
+/// A TetrisGYM seed and its generator's state.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GymSeed {
+    /// The seed as entered (`set_seed_input`): six hex digits, most significant byte first.
+    pub input: [u8; 3],
+    /// The generator now (`set_seed`): the LFSR's two bytes (high first), then the pick
+    /// counter.
+    pub state: [u8; 3],
+    /// The version whose stepping rule applies.
+    pub rule: SeedRule,
+}
+
+impl GymSeed {
+    /// The seed `value` (0..=0xFFFFFF, as TetrisGYM shows it: `123456`) before its first
+    /// pick. `None` above 24 bits.
+    pub const fn new(value: u32, rule: SeedRule) -> Option<GymSeed> {
+        if value > 0xFF_FFFF {
+            return None;
+        }
+        let input = [(value >> 16) as u8, (value >> 8) as u8, value as u8];
+        Some(GymSeed {
+            input,
+            state: input,
+            rule,
+        })
+    }
+
+    /// The seed as a number (what [`GymSeed::new`] took).
+    pub const fn value(&self) -> u32 {
+        (self.input[0] as u32) << 16 | (self.input[1] as u32) << 8 | self.input[2] as u32
+    }
+
+    /// LFSR steps before each pick.
+    const fn steps(&self) -> u8 {
+        match (self.input[2] >> 4, self.rule) {
+            (0, SeedRule::V4) => 1,
+            (0, SeedRule::V5) => 16 + 3,
+            (n, _) => n + 3,
+        }
+    }
+
+    /// `pickTetriminoSeed`: the next piece's spawn orientation id after `spawn_id` (the
+    /// last pick's, 0 at game start).
+    pub fn pick(&mut self, spawn_id: u8) -> u8 {
+        let mut rng = (self.state[0] as u16) << 8 | self.state[1] as u16;
+        for _ in 0..self.steps() {
+            rng = lfsr_step(rng);
+        }
+        let p = pick_piece(rng, self.state[2], spawn_id);
+        self.state = [(p.rng >> 8) as u8, p.rng as u8, p.spawn_count];
+        p.piece
+    }
+}
+
+/// When a line cap takes effect.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum CapAt {
+    /// From this level on.
+    Level(u8),
+    /// From this many lines on.
+    Lines(u16),
+}
+
+/// What a line cap does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum CapRule {
+    /// Killscreen: gravity one row a frame (level 29's) whatever the level.
+    Ks,
+    /// Double killscreen: two rows a frame.
+    KsX2,
+    /// The game ends (the curtain) once the clear that reached the cap is scored.
+    Halt,
+}
+
+/// One line cap: a rule from a level or line count on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LineCap {
+    /// When.
+    pub at: CapAt,
+    /// What.
+    pub rule: CapRule,
+}
+
+impl LineCap {
+    /// True when the cap applies at `level` with `lines` cleared.
+    pub const fn reached(&self, level: u8, lines: u16) -> bool {
+        match self.at {
+            CapAt::Level(l) => level >= l,
+            CapAt::Lines(n) => lines >= n,
+        }
+    }
+}
+
+/// The rules of a game where they are not the cartridge's.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Variant {
+    /// Pieces from a TetrisGYM seed instead of the cartridge's generator.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub seed: Option<GymSeed>,
+    /// Up to two line caps (BetaTetris's format has two).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub caps: [Option<LineCap>; 2],
+}
+
+/// Length of [`Variant::encode`].
+pub const VARIANT_LEN: usize = 1 + 7 + 2 * 4;
+
+/// Version of [`Variant::encode`]'s layout.
+const VARIANT_VERSION: u8 = 1;
+
+impl Variant {
+    /// The cartridge's own rules.
+    pub const CARTRIDGE: Variant = Variant {
+        seed: None,
+        caps: [None, None],
+    };
+
+    /// BetaTetris's format around `seed` (a TetrisGYM v5 seed): double killscreen from
+    /// level 39, the game halted at level 49.
+    pub const fn betatetris(seed: Option<GymSeed>) -> Variant {
+        Variant {
+            seed,
+            caps: [
+                Some(LineCap {
+                    at: CapAt::Level(39),
+                    rule: CapRule::KsX2,
+                }),
+                Some(LineCap {
+                    at: CapAt::Level(49),
+                    rule: CapRule::Halt,
+                }),
+            ],
+        }
+    }
+
+    /// True for the cartridge's own rules.
+    pub const fn is_cartridge(&self) -> bool {
+        self.seed.is_none() && self.caps[0].is_none() && self.caps[1].is_none()
+    }
+
+    /// The strongest gravity rule in force at `level` with `lines` (`None`: the table's).
+    pub fn gravity_rule(&self, level: u8, lines: u16) -> Option<CapRule> {
+        let mut rule = None;
+        for cap in self.caps.iter().flatten() {
+            if cap.reached(level, lines) {
+                match cap.rule {
+                    CapRule::KsX2 => return Some(CapRule::KsX2),
+                    CapRule::Ks => rule = Some(CapRule::Ks),
+                    CapRule::Halt => {}
+                }
+            }
+        }
+        rule
+    }
+
+    /// True when a halting cap is reached at `level` with `lines`.
+    pub fn halts(&self, level: u8, lines: u16) -> bool {
+        self.caps
+            .iter()
+            .flatten()
+            .any(|c| c.rule == CapRule::Halt && c.reached(level, lines))
+    }
+
+    /// A short label for screens and reports: `cartridge`, or the variant's parts
+    /// (`gym-v5 seed 1A2B3C, ksx2@39, halt@49`).
+    pub fn label(&self) -> Label {
+        let mut out = Label::new();
+        if self.is_cartridge() {
+            out.push_str("cartridge");
+            return out;
+        }
+        let mut first = true;
+        let mut sep = |out: &mut Label| {
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+        };
+        if let Some(s) = self.seed {
+            sep(&mut out);
+            out.push_str(match s.rule {
+                SeedRule::V4 => "gym-v4 seed ",
+                SeedRule::V5 => "gym-v5 seed ",
+            });
+            out.push_hex(s.value(), 6);
+        }
+        for cap in self.caps.iter().flatten() {
+            sep(&mut out);
+            out.push_str(match cap.rule {
+                CapRule::Ks => "ks@",
+                CapRule::KsX2 => "ksx2@",
+                CapRule::Halt => "halt@",
+            });
+            match cap.at {
+                CapAt::Level(l) => out.push_dec(l as u32),
+                CapAt::Lines(n) => {
+                    out.push_dec(n as u32);
+                    out.push_str("lines");
+                }
+            }
+        }
+        out
+    }
+
+    /// The variant as [`VARIANT_LEN`] bytes (for replays and the state hash).
+    pub fn encode(&self) -> [u8; VARIANT_LEN] {
+        let mut b = [0u8; VARIANT_LEN];
+        b[0] = VARIANT_VERSION;
+        if let Some(s) = self.seed {
+            b[1] = match s.rule {
+                SeedRule::V4 => 1,
+                SeedRule::V5 => 2,
+            };
+            b[2..5].copy_from_slice(&s.input);
+            b[5..8].copy_from_slice(&s.state);
+        }
+        for (i, cap) in self.caps.iter().enumerate() {
+            let at = 8 + 4 * i;
+            if let Some(c) = cap {
+                let (kind, value) = match c.at {
+                    CapAt::Level(l) => (1, l as u16),
+                    CapAt::Lines(n) => (2, n),
+                };
+                let rule = match c.rule {
+                    CapRule::Ks => 1,
+                    CapRule::KsX2 => 2,
+                    CapRule::Halt => 3,
+                };
+                b[at] = kind << 4 | rule;
+                b[at + 1..at + 3].copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        b
+    }
+
+    /// Reads [`Variant::encode`]'s bytes; `None` when they are not a variant's.
+    pub fn decode(b: &[u8]) -> Option<Variant> {
+        if b.len() != VARIANT_LEN || b[0] != VARIANT_VERSION {
+            return None;
+        }
+        let seed = match b[1] {
+            0 if b[2..8] == [0; 6] => None,
+            1 | 2 => Some(GymSeed {
+                input: [b[2], b[3], b[4]],
+                state: [b[5], b[6], b[7]],
+                rule: if b[1] == 1 {
+                    SeedRule::V4
+                } else {
+                    SeedRule::V5
+                },
+            }),
+            _ => return None,
+        };
+        let mut caps = [None, None];
+        for (i, cap) in caps.iter_mut().enumerate() {
+            let at = 8 + 4 * i;
+            let value = u16::from_le_bytes([b[at + 1], b[at + 2]]);
+            if b[at + 3] != 0 {
+                return None;
+            }
+            *cap = match (b[at] >> 4, b[at] & 15) {
+                (0, 0) if value == 0 => None,
+                (kind @ (1 | 2), rule @ 1..=3) => Some(LineCap {
+                    at: if kind == 1 {
+                        CapAt::Level(u8::try_from(value).ok()?)
+                    } else {
+                        CapAt::Lines(value)
+                    },
+                    rule: match rule {
+                        1 => CapRule::Ks,
+                        2 => CapRule::KsX2,
+                        _ => CapRule::Halt,
+                    },
+                }),
+                _ => return None,
+            };
+        }
+        Some(Variant { seed, caps })
+    }
+}
+
+/// A short text kept in place (the core does not allocate): up to 64 ASCII bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Label {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl Label {
+    const fn new() -> Label {
+        Label {
+            buf: [0; 64],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, b: u8) {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = b;
+            self.len += 1;
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        s.bytes().for_each(|b| self.push(b));
+    }
+
+    fn push_hex(&mut self, v: u32, digits: u32) {
+        for i in (0..digits).rev() {
+            self.push(b"0123456789ABCDEF"[(v >> (4 * i)) as usize & 15]);
+        }
+    }
+
+    fn push_dec(&mut self, v: u32) {
+        if v >= 10 {
+            self.push_dec(v / 10);
+        }
+        self.push(b'0' + (v % 10) as u8);
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl core::fmt::Display for Label {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::ORIENTATION_TYPE;
+
+    /// The piece letters of the first `n` picks of `seed`.
+    fn letters(seed: u32, rule: SeedRule, n: usize) -> String {
+        let mut g = GymSeed::new(seed, rule).unwrap();
+        let mut spawn_id = 0;
+        (0..n)
+            .map(|_| {
+                spawn_id = g.pick(spawn_id);
+                b"TJZOSLI"[ORIENTATION_TYPE[spawn_id as usize] as usize] as char
+            })
+            .collect()
+    }
+
+    /// TetrisGYM's own test of its seed mode (`tests/src/sps.rs`), which runs
+    /// `pickTetriminoSeed` in an emulator on the ROM: these are its expected sequences.
+    #[test]
+    fn seeds_deal_what_tetrisgym_deals() {
+        let cases: [(u32, &str); 4] = [
+            (0x101010, "ZJOTLTZJLZJSZISIJOLITJSILZJILITSISZOITIZSZJLLTIOZJZSZISIJZTIZJTSOJSJISJOOTSJTOTZSZTZSLTZTOTSIZJZIJIL"),
+            (0x123456, "ZTZIJIJOZTSOSZJZOSLIOIJIJSTZSTTJISSTOIZJITJOZJITSOSZSJLTISJOITTLSLJTZTZOZSLJTJZSLTSOTLOJLSJSJTJILOJS"),
+            (0x87AB12, "OZIJSOTZSJTSTJZLOLJOJISOZOIOZJITILSSJZLOIJSTITLSOJILTSOOLZOOIJOZLTLSISIJIJTOLSIJILSLOLJLTOSOSLOIZSIS"),
+            (0x133702, "OJSTZSIOLSIJTSZILJZJJLZLISISJTLZTSZTJOJOSJSZLITJOIOTITILTOSTJSZTSOOIOJSIITLJOZSIOJOTZTLJLIOJLITSSLSLIJIIOLOISLZJLIJJTIZIJOJISLTIJTOTZIOILSTTLTZIZJSOLOZOZOLOTZTZOTZOSIOTJJTSIZSOLTOLIZSOZOTZISLJTSZLOISO"),
+        ];
+        for (seed, want) in cases {
+            assert_eq!(
+                letters(seed, SeedRule::V5, want.len()),
+                want,
+                "seed {seed:06X}"
+            );
+        }
+    }
+
+    #[test]
+    fn v4_differs_only_where_the_nibble_is_zero() {
+        assert_eq!(
+            letters(0x123456, SeedRule::V4, 200),
+            letters(0x123456, SeedRule::V5, 200)
+        );
+        assert_ne!(
+            letters(0x133702, SeedRule::V4, 50),
+            letters(0x133702, SeedRule::V5, 50)
+        );
+    }
+
+    #[test]
+    fn encoding_round_trips_and_refuses_damage() {
+        let variants = [
+            Variant::CARTRIDGE,
+            Variant::betatetris(GymSeed::new(0xABCDEF, SeedRule::V5)),
+            Variant {
+                seed: GymSeed::new(0x000200, SeedRule::V4),
+                caps: [
+                    Some(LineCap {
+                        at: CapAt::Lines(230),
+                        rule: CapRule::Ks,
+                    }),
+                    None,
+                ],
+            },
+        ];
+        for v in variants {
+            assert_eq!(Variant::decode(&v.encode()), Some(v));
+        }
+        let mut bad = Variant::betatetris(None).encode();
+        bad[8] = 0x33;
+        assert_eq!(Variant::decode(&bad), None);
+        assert_eq!(Variant::decode(&[1; 3]), None);
+    }
+
+    #[test]
+    fn labels_name_every_part() {
+        assert_eq!(Variant::CARTRIDGE.label().as_str(), "cartridge");
+        let v = Variant::betatetris(GymSeed::new(0x1A2B3C, SeedRule::V5));
+        assert_eq!(v.label().as_str(), "gym-v5 seed 1A2B3C, ksx2@39, halt@49");
+    }
+
+    #[test]
+    fn the_strongest_gravity_rule_wins() {
+        let v = Variant {
+            seed: None,
+            caps: [
+                Some(LineCap {
+                    at: CapAt::Level(29),
+                    rule: CapRule::Ks,
+                }),
+                Some(LineCap {
+                    at: CapAt::Lines(330),
+                    rule: CapRule::KsX2,
+                }),
+            ],
+        };
+        assert_eq!(v.gravity_rule(28, 300), None);
+        assert_eq!(v.gravity_rule(29, 300), Some(CapRule::Ks));
+        assert_eq!(v.gravity_rule(39, 330), Some(CapRule::KsX2));
+        assert!(!v.halts(200, 9999));
+    }
+}
