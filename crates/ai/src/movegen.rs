@@ -25,7 +25,7 @@
 use crate::board::{Board, Collision};
 use crate::inputs::InputModel;
 use nestris_core::tables::{ORIENTATION_TYPE, ROTATE_A, ROTATE_B};
-use nestris_core::{Buttons, Game, Region};
+use nestris_core::{Buttons, CapRule, Game, Region, Variant};
 
 const R: u8 = Buttons::RIGHT.bits();
 const L: u8 = Buttons::LEFT.bits();
@@ -75,16 +75,35 @@ pub struct Rules {
     pub das_limit: u8,
     /// `DAS_DELAY`.
     pub das_repeat: u8,
+    /// A variant's double killscreen (`nestris_core::CapRule::KsX2`): the drop routine
+    /// runs three times a frame, the first two with the gravity timer full.
+    pub double: bool,
 }
 
 impl Rules {
-    /// The rules at `level` in `region`.
+    /// The cartridge's rules at `level` in `region`.
     pub const fn new(region: Region, level: u8) -> Rules {
         Rules {
             speed: region.gravity(level),
             das_limit: region.das_limit(),
             das_repeat: region.das_repeat_start(),
+            double: false,
         }
+    }
+
+    /// The rules at `level` with `lines` (BCD, as the cartridge keeps them) under
+    /// `variant`'s line caps.
+    pub fn with_variant(region: Region, level: u8, lines: [u8; 2], variant: &Variant) -> Rules {
+        let mut rules = Rules::new(region, level);
+        if variant.caps != [None, None] {
+            let lines = nestris_core::bcd::lines_value(lines).min(u16::MAX as u32) as u16;
+            match variant.gravity_rule(level, lines) {
+                None => {}
+                Some(CapRule::Ks) => rules.speed = 1,
+                Some(CapRule::KsX2 | CapRule::Halt) => rules.double = true,
+            }
+        }
+        rules
     }
 }
 
@@ -132,7 +151,23 @@ pub fn frame(board: &Collision, rules: &Rules, s: &mut PieceState, buttons: u8) 
     if to != s.o && board.fits(to, s.x, s.y) {
         s.o = to;
     }
-    // Drop.
+    if rules.double {
+        // TetrisGYM's double killscreen: the whole drop routine twice with the timer
+        // full, then its own pass; a landing stays a landing (the later passes fail the
+        // same step down).
+        s.ft = rules.speed;
+        let mut landed = drop(board, rules, s, buttons, pressed);
+        s.ft = rules.speed;
+        landed |= drop(board, rules, s, buttons, pressed);
+        landed | drop(board, rules, s, buttons, pressed)
+    } else {
+        drop(board, rules, s, buttons, pressed)
+    }
+}
+
+/// One pass of the drop routine (`drop_tetrimino`). Returns true when the piece lands.
+#[inline(always)]
+fn drop(board: &Collision, rules: &Rules, s: &mut PieceState, buttons: u8, pressed: u8) -> bool {
     let mut soft = false;
     if s.ary & 0x80 != 0 {
         if pressed & D == 0 {
@@ -189,8 +224,14 @@ pub struct Start {
 }
 
 impl Start {
-    /// A piece just spawned (x 5, row 0, nothing held) on `board`.
+    /// A piece just spawned (x 5, row 0, nothing held) on `board`, at `level` under the
+    /// cartridge's rules.
     pub fn spawn(board: Board, orientation: u8, level: u8, region: Region) -> Start {
+        Start::spawn_with(board, orientation, Rules::new(region, level))
+    }
+
+    /// A piece just spawned (x 5, row 0, nothing held) on `board`, falling by `rules`.
+    pub fn spawn_with(board: Board, orientation: u8, rules: Rules) -> Start {
         Start {
             board,
             piece: PieceState {
@@ -202,7 +243,7 @@ impl Start {
                 ary: 0,
                 held: 0,
             },
-            rules: Rules::new(region, level),
+            rules,
         }
     }
 
@@ -227,7 +268,7 @@ impl Start {
         {
             return None;
         }
-        let rules = Rules::new(s.region, s.level);
+        let rules = Rules::with_variant(s.region, s.level, s.lines, &s.variant);
         let mut piece = PieceState {
             x: s.x,
             y: s.y,
@@ -393,6 +434,7 @@ impl MoveGen {
         }
         self.tapping = !model.das
             && !model.soft_drop
+            && !rules.double
             && !self.exhaustive
             && !self.general_only
             && st.held == 0

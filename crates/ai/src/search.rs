@@ -29,10 +29,10 @@
 use crate::board::Board;
 use crate::eval::{clear_value, Context, Features, Weights};
 use crate::inputs::InputModel;
-use crate::movegen::{MoveGen, Placement, Start};
+use crate::movegen::{MoveGen, Placement, Rules, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
 use nestris_core::PlayState;
-use nestris_core::{bcd, Buttons, Cartridge, CrashMode, FrameEvents, Game, Region};
+use nestris_core::{bcd, Buttons, Cartridge, CrashMode, FrameEvents, Game, Region, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -148,6 +148,9 @@ pub struct Search {
     pub model: InputModel,
     /// The region whose gravity and DAS apply.
     pub region: Region,
+    /// The rules where they are not the cartridge's (line caps change gravity); taken
+    /// from the game by [`Search::best_in_game`].
+    pub variant: Variant,
     /// Search settings.
     pub options: SearchOptions,
     /// Work counters since creation.
@@ -197,6 +200,7 @@ impl Search {
             weights,
             model,
             region: Region::Ntsc,
+            variant: Variant::CARTRIDGE,
             options: SearchOptions::default(),
             stats: SearchStats::default(),
             cartridge: None,
@@ -206,6 +210,12 @@ impl Search {
             children: Vec::new(),
             pairs: Vec::new(),
         }
+    }
+
+    /// A piece spawned on `board` at `progress`, under the search's region and variant.
+    fn spawn(&self, board: Board, piece: u8, progress: Progress) -> Start {
+        let rules = Rules::with_variant(self.region, progress.level, progress.lines, &self.variant);
+        Start::spawn_with(board, piece, rules)
     }
 
     /// The move generator holding the current piece's placements after [`Search::best`].
@@ -270,7 +280,7 @@ impl Search {
             self.children.push(Child {
                 index: i,
                 v1: clear_value(&self.weights, lines),
-                start: Start::spawn(b, next_spawn, prog.level, self.region),
+                start: self.spawn(b, next_spawn, prog),
                 progress: prog,
                 third: None,
                 crashed: false,
@@ -308,6 +318,7 @@ impl Search {
         let start = Start::from_game(game)?;
         let s = game.state();
         self.region = s.region;
+        self.variant = s.variant;
         let progress = Progress {
             level: s.level,
             lines: s.lines,
@@ -494,7 +505,7 @@ impl Search {
             let child = &self.children[pair.child];
             let piece = child.third.expect("pairs only for known pieces");
             let index = pair.child;
-            let start = Start::spawn(pair.board, piece, pair.progress.level, self.region);
+            let start = self.spawn(pair.board, piece, pair.progress);
             self.second.generate(&start, &self.model);
             let n = self.second.placements().len();
             self.stats.placements += n as u64;

@@ -6,7 +6,7 @@
 
 use nestris_ai::inputs::InputModel;
 use nestris_ai::movegen::{MoveGen, Placement, Start};
-use nestris_core::{Buttons, Game, GameSetup, Snapshot};
+use nestris_core::{Buttons, CapAt, CapRule, Game, GameSetup, LineCap, Snapshot, Variant};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -140,8 +140,21 @@ fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8
 
 /// A game at its first frame with the field, piece and counters replaced.
 fn game_with(board: &[u8; 256], level: u8, piece: u8, arx: u8, first_piece: bool) -> Game {
+    game_in(Variant::CARTRIDGE, board, level, piece, arx, first_piece)
+}
+
+/// [`game_with`] under `variant`'s rules.
+fn game_in(
+    variant: Variant,
+    board: &[u8; 256],
+    level: u8,
+    piece: u8,
+    arx: u8,
+    first_piece: bool,
+) -> Game {
     let mut snap: Snapshot = Game::new(GameSetup {
         level,
+        variant,
         ..GameSetup::default()
     })
     .snapshot();
@@ -197,9 +210,17 @@ proptest! {
         arx in 0u8..=16,
         first_piece in proptest::bool::weighted(0.1),
         model in models(),
+        cap in 0usize..4,
     ) {
         let board = garbage(&heights, &holes, ghost);
-        let game = game_with(&board, level, SPAWNS[piece], arx, first_piece);
+        // Half the cases under a line cap in force from the start: TetrisGYM's killscreen
+        // or double killscreen (its gravity, and its drop routine run three times).
+        let variant = match cap {
+            2 => capped(CapRule::Ks),
+            3 => capped(CapRule::KsX2),
+            _ => Variant::CARTRIDGE,
+        };
+        let game = game_in(variant, &board, level, SPAWNS[piece], arx, first_piece);
         let start = Start::from_game(&game).expect("piece under control");
         let mut mg = MoveGen::new();
         mg.generate(&start, &model);
@@ -226,6 +247,50 @@ proptest! {
             );
         }
     }
+}
+
+/// A line cap of `rule` from level 0.
+fn capped(rule: CapRule) -> Variant {
+    Variant {
+        seed: None,
+        caps: [
+            Some(LineCap {
+                at: CapAt::Level(0),
+                rule,
+            }),
+            None,
+        ],
+    }
+}
+
+#[test]
+fn double_killscreen_placements_land_where_they_say() {
+    let mut mg = MoveGen::new();
+    for level in [18u8, 39] {
+        for &piece in &SPAWNS {
+            for first in [false, true] {
+                let game = game_in(capped(CapRule::KsX2), &[0xEF; 256], level, piece, 0, first);
+                let start = Start::from_game(&game).unwrap();
+                assert!(start.rules.double);
+                for model in [InputModel::hz30(), InputModel::tapping(4)] {
+                    let n = mg.generate(&start, &model).len();
+                    check_all(&game, &mg)
+                        .unwrap_or_else(|e| panic!("level {level} piece {piece}: {e}"));
+                    assert!(n > 0);
+                }
+            }
+        }
+    }
+    // At two rows a frame every piece lands in about half the frames.
+    let slowest = |variant| {
+        let game = game_in(variant, &[0xEF; 256], 39, 18, 0, false);
+        let start = Start::from_game(&game).unwrap();
+        let mut mg = MoveGen::new();
+        mg.generate(&start, &InputModel::hz30());
+        mg.placements().iter().map(|p| p.frames).max().unwrap()
+    };
+    assert_eq!(slowest(Variant::CARTRIDGE), 20);
+    assert_eq!(slowest(capped(CapRule::KsX2)), 10);
 }
 
 #[test]
