@@ -22,10 +22,11 @@
 //! ```
 
 use crate::eval::Weights;
+use crate::format::{betatetris_seeds, Format, FormatTable};
 use crate::inputs::InputModel;
 use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
-use nestris_core::{Cartridge, CrashMode, GameSetup};
+use nestris_core::{Cartridge, CrashMode, GameSetup, GymSeed, SeedRule, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Instant;
@@ -174,6 +175,10 @@ pub struct BenchConfig {
     /// What only the user's ROM holds (its music's scripts), if given.
     #[serde(skip)]
     pub cartridge: Option<Arc<Cartridge>>,
+    /// The format of play ([`Format::Betatetris`]: game `i` deals the pieces of
+    /// BetaTetris's `i`th evaluation seed under its line caps; the seed list then only
+    /// gives the cartridge's own generator, which goes on unread).
+    pub format: Format,
 }
 
 impl Default for BenchConfig {
@@ -195,6 +200,7 @@ impl Default for BenchConfig {
             crash_mode: CrashMode::Cartridge,
             music_type: 3,
             cartridge: None,
+            format: Format::Cartridge,
         }
     }
 }
@@ -231,13 +237,38 @@ impl BenchConfig {
     }
 
     /// The setup of the game played from `seed`: [`Seed::setup`] at the start level, with
-    /// this configuration's crash mode and music.
+    /// this configuration's crash mode and music (the cartridge's rules).
     pub fn setup(&self, seed: &Seed) -> GameSetup {
         GameSetup {
             crash_mode: self.crash_mode,
             music_type: self.music_type,
             ..seed.setup(self.start_level)
         }
+    }
+
+    /// The TetrisGYM seed of each game, if the format deals from them.
+    pub fn gym_seeds(&self) -> Option<Vec<u32>> {
+        match self.format {
+            Format::Cartridge => None,
+            Format::Betatetris => Some(betatetris_seeds(self.games, 0)),
+        }
+    }
+
+    /// The setup of game `i`: [`BenchConfig::setup`] of its seed, under the format's rules
+    /// with `gym_seed` (from [`BenchConfig::gym_seeds`]) dealing the pieces.
+    pub fn setup_of(&self, seed: &Seed, gym_seed: Option<u32>) -> GameSetup {
+        let mut setup = self.setup(seed);
+        if self.format == Format::Betatetris {
+            setup.variant =
+                Variant::betatetris(gym_seed.and_then(|g| GymSeed::new(g, SeedRule::V5)));
+        }
+        setup
+    }
+
+    /// True when the report's headline score is the one without the cap: asked for, or
+    /// a format whose scores go past it.
+    pub fn headline_uncapped(&self) -> bool {
+        self.uncapped || self.format == Format::Betatetris
     }
 
     /// True when the games' timing cannot be followed: music on and no cartridge music, so
@@ -285,12 +316,21 @@ pub struct GameRecord {
     /// Pieces whose every candidate crashed.
     #[serde(default)]
     pub unavoidable_crashes: u32,
+    /// The TetrisGYM seed that dealt its pieces, in a format that deals from them.
+    #[serde(default)]
+    pub gym_seed: Option<u32>,
+    /// Score without the cap at the transitions to levels 19, 29 and 39
+    /// ([`GameResult::transition_scores`]).
+    #[serde(default)]
+    pub transition_scores: [Option<u64>; 3],
 }
 
 impl GameRecord {
-    fn new(seed: Seed, r: &GameResult) -> GameRecord {
+    fn new(seed: Seed, gym_seed: Option<u32>, r: &GameResult) -> GameRecord {
         GameRecord {
             seed,
+            gym_seed,
+            transition_scores: r.transition_scores,
             score: r.score,
             uncapped_score: r.uncapped_score,
             lines: r.lines,
@@ -390,6 +430,9 @@ pub struct BenchReport {
     /// Of them, by pushdown.
     #[serde(default)]
     pub pushdown_dodges: u64,
+    /// BetaTetris's table of the games, on the headline score.
+    #[serde(default)]
+    pub table: FormatTable,
     /// Games per second of wall time.
     pub games_per_second: f64,
     /// Wall time in seconds.
@@ -409,9 +452,35 @@ impl BenchReport {
         let uncapped_score = Distribution::of(&col(&|r| r.uncapped_score as f64));
         let lines_total: u64 = results.iter().map(|r| r.lines as u64).sum();
         let tetris_lines: u64 = results.iter().map(|r| 4 * r.tetrises as u64).sum();
+        let headline = |r: &GameRecord| {
+            if config.headline_uncapped() {
+                r.uncapped_score
+            } else {
+                r.score as u64
+            }
+        };
+        let table = FormatTable::new(
+            &results
+                .iter()
+                .map(|r| {
+                    // The cartridge's score stops at the cap, so do its transitions.
+                    let t = r.transition_scores.map(|t| {
+                        t.map(|v| {
+                            if config.headline_uncapped() {
+                                v
+                            } else {
+                                v.min(999_999)
+                            }
+                        })
+                    });
+                    (r.lines, headline(r), t)
+                })
+                .collect::<Vec<_>>(),
+        );
         BenchReport {
             config: config.clone(),
-            score: if config.uncapped {
+            table,
+            score: if config.headline_uncapped() {
                 uncapped_score
             } else {
                 capped_score
@@ -451,6 +520,7 @@ impl BenchReport {
             (End::Frames, "frame limit"),
             (End::Lines, "line limit"),
             (End::LevelWrap, "level wrap"),
+            (End::Capped, "line cap"),
         ];
         let parts: Vec<String> = names
             .iter()
@@ -476,7 +546,7 @@ impl BenchReport {
             )
         };
         format!(
-            "games           {} from level {} at {} Hz, reaction {} frames\n\
+            "games           {} ({} format) from level {} at {} Hz, reaction {} frames\n\
              score           {}\n\
              uncapped score  {}\n\
              lines           {}\n\
@@ -487,8 +557,9 @@ impl BenchReport {
              ended           {}\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
              crash dodges    {} ({} by pushdown; dodging {})\n\
-             time            {:.1} s ({:.2} games/s)\n",
+             time            {:.1} s ({:.2} games/s)\n\n{}",
             self.results.len(),
+            c.format.name(),
             c.start_level,
             c.tap_hz,
             c.reaction,
@@ -510,6 +581,15 @@ impl BenchReport {
             if c.search.crash_dodge { "on" } else { "off" },
             self.seconds,
             self.games_per_second,
+            self.table.markdown(&format!(
+                "nestris ({} games, score {})",
+                self.results.len(),
+                if c.headline_uncapped() {
+                    "uncapped"
+                } else {
+                    "capped at 999,999"
+                }
+            )),
         )
     }
 }
@@ -522,20 +602,24 @@ impl BenchReport {
 /// If `config.games` is more than the seed list holds.
 pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchReport {
     assert!(
-        config.games <= config.seeds.len(),
+        config.games <= config.seeds.len() || config.format != Format::Cartridge,
         "{} games asked for, {} seeds in the list",
         config.games,
         config.seeds.len()
     );
     let t0 = Instant::now();
+    let gym_seeds = config.gym_seeds();
     let results = nestris_sim::pool::map(
         config.games,
         config.threads,
         || config.ai(),
         |ai, i| {
-            let seed = config.seeds.0[i];
-            let r = play(config.setup(&seed), ai, &config.limits, false);
-            GameRecord::new(seed, &r)
+            // A Gym seed deals the pieces; the cartridge's own generator, which goes on
+            // unread, takes the list's seeds round.
+            let seed = config.seeds.0[i % config.seeds.len()];
+            let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
+            let r = play(config.setup_of(&seed, gym_seed), ai, &config.limits, false);
+            GameRecord::new(seed, gym_seed, &r)
         },
         progress,
     );
@@ -592,6 +676,40 @@ mod tests {
         // The summary says how the games that did not top out ended.
         assert_eq!(a.endings(), "5 frame limit");
         assert!(a.summary().contains("ended           5 frame limit\n"));
+    }
+
+    #[test]
+    fn the_betatetris_format_deals_its_seeds_under_its_caps() {
+        let config = BenchConfig {
+            games: 2,
+            threads: 1,
+            format: Format::Betatetris,
+            limits: Limits::frames(3_000),
+            search: SearchOptions {
+                beam: 8,
+                third: 2,
+                ..SearchOptions::default()
+            },
+            ..BenchConfig::default()
+        };
+        let report = run(&config, &|_| {});
+        let seeds: Vec<_> = report.results.iter().map(|r| r.gym_seed).collect();
+        assert_eq!(seeds, [Some(14167559), Some(6463855)]);
+        // Game 0 is dealt by TetrisGYM seed D82E07 under BetaTetris's caps.
+        let setup = config.setup_of(&config.seeds.0[0], Some(14167559));
+        assert_eq!(
+            setup.variant.label().as_str(),
+            "gym-v5 seed D82E07, ksx2@39, halt@49"
+        );
+        assert!(config.headline_uncapped());
+        assert!(report.summary().contains("(betatetris format)"));
+        assert!(report.summary().contains("| Score | Average |"));
+        assert_eq!(report.table.games, 2);
+        // Stopped at the frame limit below level 19: the transitions count the final score.
+        for r in &report.results {
+            assert_eq!(r.end, End::Frames);
+            assert_eq!(r.transition_scores, [Some(r.uncapped_score); 3]);
+        }
     }
 
     #[test]

@@ -190,7 +190,13 @@ pub struct Context {
 impl Context {
     /// The context at `level` for a player with `model`.
     pub fn new(region: Region, level: u8, model: &InputModel) -> Context {
-        let speed = region.gravity(level) as u32;
+        Context::with_rules(&crate::movegen::Rules::new(region, level), model)
+    }
+
+    /// The context for a piece falling by `rules` (a variant's killscreens included).
+    pub fn with_rules(rules: &crate::movegen::Rules, model: &InputModel) -> Context {
+        let speed = rules.speed as u32;
+        let rows_a_frame = if rules.double { 2 } else { 1 };
         let interval = model.interval() as u32;
         let mut reach = [20u8; 10];
         for (c, r) in reach.iter_mut().enumerate() {
@@ -199,7 +205,7 @@ impl Context {
             // rows down from row 0, and its lowest cells sit a row below the pivot.
             let taps = (c as i32 - 5).unsigned_abs().max(1);
             let frames = (taps - 1) * interval + 1;
-            let fallen = frames / speed;
+            let fallen = frames * rows_a_frame / speed;
             *r = 18u32.saturating_sub(fallen).min(20) as u8;
         }
         Context { reach }

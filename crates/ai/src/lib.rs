@@ -35,6 +35,7 @@ pub mod bench;
 pub mod benchmark;
 pub mod board;
 pub mod eval;
+pub mod format;
 pub mod inputs;
 pub mod movegen;
 pub mod player;

@@ -99,6 +99,10 @@ pub struct GameResult {
     pub unavoidable_crashes: u32,
     /// Why the game ended.
     pub end: End,
+    /// The score without the cap (as [`GameResult::uncapped_score`]) after the clear that
+    /// reached level 19, 29 and 39, or the final score for a level the game did not reach
+    /// (as BetaTetris counts it); `None` for a level the game started at or above.
+    pub transition_scores: [Option<u64>; 3],
     /// The game after the last frame.
     pub game: Game,
     /// The buttons of every frame, a replay of the game from `Game::new(setup)`.
@@ -186,7 +190,9 @@ impl UncappedScore {
         let s = game.state();
         // The scoring step ran: `playState` 5 to 6 (after a line clear in the frame whose
         // interrupt ends the animation, 4 to 6).
-        if !before.scoring_possible || s.phase() != PlayState::GoalCheck {
+        // A halting line cap ends the game in the scoring step itself (the curtain).
+        let scored = s.phase() == PlayState::GoalCheck || ev.has(FrameEvents::CAPPED);
+        if !before.scoring_possible || !scored {
             return;
         }
         let now = bcd::score_value(s.score);
@@ -251,6 +257,8 @@ pub enum End {
     /// The cartridge crashed and its CPU halted (crash mode `Cartridge`: the game can go no
     /// further; see `nestris_core::CrashMode`).
     Crash,
+    /// A variant's halting line cap ended the game (`nestris_core::CapRule::Halt`).
+    Capped,
 }
 
 /// [`play_game`] with more ways to stop, keeping the per-frame inputs only when
@@ -276,6 +284,8 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let mut max_level = game.state().level;
     let mut lag_frames = 0u32;
     let mut crash_frame = None;
+    let start_level = game.state().level;
+    let mut transition_scores = [None; 3];
     while frames < limits.max_frames {
         if need_plan && game.state().phase() == PlayState::Control {
             plan = ai.plan(&game);
@@ -307,6 +317,18 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
             clears[n - 1] += 1;
             lines += ev.lines_cleared as u32;
         }
+        if ev.has(FrameEvents::LEVEL_UP) || ev.has(FrameEvents::LINES_CLEARED) {
+            let level = game.state().level;
+            for (t, at) in transition_scores.iter_mut().zip(TRANSITIONS) {
+                if t.is_none() && start_level < at && level >= at {
+                    *t = Some(counter.total);
+                }
+            }
+        }
+        if ev.has(FrameEvents::CAPPED) {
+            end = End::Capped;
+            break;
+        }
         if ev.has(FrameEvents::TOPPED_OUT) {
             end = End::TopOut;
             break;
@@ -325,6 +347,11 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         }
         if ev.has(FrameEvents::SPAWNED) {
             need_plan = true;
+        }
+    }
+    for (t, at) in transition_scores.iter_mut().zip(TRANSITIONS) {
+        if t.is_none() && start_level < at {
+            *t = Some(counter.total);
         }
     }
     let s = game.state();
@@ -347,10 +374,14 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         lag_frames,
         crash_frame,
         end,
+        transition_scores,
         game,
         inputs,
     }
 }
+
+/// The levels whose transitions [`GameResult::transition_scores`] records.
+const TRANSITIONS: [u8; 3] = [19, 29, 39];
 
 #[cfg(test)]
 mod tests {
@@ -398,6 +429,38 @@ mod tests {
         // A tetris at level 18 from 0 lines: the level stays 18, 1200 × 19 points.
         assert_eq!(bcd::score_value(game.state().score), 1200 * 19);
         assert_eq!(counter.total, 1200 * 19);
+    }
+
+    #[test]
+    fn a_halting_cap_ends_the_game_with_its_last_clear_scored() {
+        use nestris_core::{CapAt, CapRule, LineCap, Variant};
+        let mut snap = tetris_setup([0, 0, 0]).snapshot();
+        snap.lines = [0x26, 0x01]; // 126: the tetris makes 130, level 19
+        snap.variant = Variant {
+            seed: None,
+            caps: [
+                Some(LineCap {
+                    at: CapAt::Level(19),
+                    rule: CapRule::Halt,
+                }),
+                None,
+            ],
+        };
+        let mut game = Game::from_snapshot(snap).unwrap();
+        let mut counter = UncappedScore::new(&game);
+        for _ in 0..200 {
+            let before = counter.before(&game);
+            let ev = game.step(Buttons::NONE);
+            counter.after(before, &game, &ev);
+            if ev.has(FrameEvents::CAPPED) {
+                // The game ended in the scoring step, and its points are counted.
+                assert_eq!(game.state().level, 19);
+                assert!(game.is_over());
+                assert_eq!(counter.total, 1200 * 20);
+                return;
+            }
+        }
+        panic!("the cap did not end the game");
     }
 
     #[test]

@@ -226,7 +226,8 @@ impl Search {
     /// The value of `board` after clearing `lines` rows, at the level `progress` gives.
     #[inline]
     fn leaf(&self, board: &Board, lines: u32, progress: Progress) -> f32 {
-        let ctx = Context::new(self.region, progress.level, &self.model);
+        let rules = Rules::with_variant(self.region, progress.level, progress.lines, &self.variant);
+        let ctx = Context::with_rules(&rules, &self.model);
         clear_value(&self.weights, lines) + Features::of(board, &ctx).value(&self.weights)
     }
 

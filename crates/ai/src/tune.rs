@@ -199,6 +199,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         crash_mode: nestris_core::CrashMode::Cartridge,
         music_type: 3,
         cartridge: None,
+        format: crate::format::Format::Cartridge,
     };
     let population = config.population.max(2);
     let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);

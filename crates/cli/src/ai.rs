@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use nestris_ai::benchmark::{self, BenchConfig, SeedList};
+use nestris_ai::format::Format;
 use nestris_ai::tune::{self, TuneConfig};
 use nestris_ai::{play_game, Ai, Weights};
 use nestris_replay::{Replay, Start};
@@ -64,6 +65,20 @@ struct Style {
     /// the same placement with pushdown or another one that does not.
     #[arg(long)]
     no_crash_dodge: bool,
+    /// The format of play: cartridge (the cartridge's game on the published seeds), or
+    /// betatetris (a variant: TetrisGYM v5 seeds drawn as BetaTetris's evaluation draws
+    /// them, double killscreen at level 39, the game halted at level 49, scores past
+    /// 999,999; the strongest published bot's format).
+    #[arg(long, value_name = "FORMAT", default_value = "cartridge", value_parser = parse_format)]
+    format: Format,
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    match s {
+        "cartridge" => Ok(Format::Cartridge),
+        "betatetris" => Ok(Format::Betatetris),
+        _ => Err(format!("{s:?}: use cartridge or betatetris")),
+    }
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -184,6 +199,7 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
             crash_dodge: !style.no_crash_dodge,
             ..nestris_ai::SearchOptions::default()
         },
+        format: style.format,
         ..BenchConfig::default()
     };
     if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {
@@ -211,29 +227,40 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
         ProgressBar::hidden()
     };
     let mut rows = Vec::new();
+    let gym_seeds = config.gym_seeds();
     for (i, seed) in seeds.0.iter().enumerate() {
-        let setup = config.setup(seed);
+        let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
+        let setup = config.setup_of(seed, gym_seed);
         let mut ai: Ai = config.ai();
         let r = play_game(setup, &mut ai, config.limits.max_frames);
         if let Some(dir) = &args.replays {
             let mut replay = Replay::new(Start::Setup(setup));
             replay.inputs = r.inputs.clone();
             replay.metadata = format!(
-                "nestris ai, level {}, {} Hz, reaction {}",
-                config.start_level, config.tap_hz, config.reaction
+                "nestris ai, level {}, {} Hz, reaction {}, {}",
+                config.start_level,
+                config.tap_hz,
+                config.reaction,
+                setup.variant.label()
             );
             replay.seal();
-            let path = dir.join(format!(
-                "ai-{:03}-{:04x}-{:02x}.nestris",
-                i + 1,
-                seed.rng,
-                seed.spawn_count
-            ));
+            let name = match gym_seed {
+                Some(g) => format!("ai-{:03}-gym-{g:06x}.nestris", i + 1),
+                None => format!(
+                    "ai-{:03}-{:04x}-{:02x}.nestris",
+                    i + 1,
+                    seed.rng,
+                    seed.spawn_count
+                ),
+            };
+            let path = dir.join(name);
             nestris_replay::write_atomically(&path, &replay.to_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         rows.push(serde_json::json!({
             "seed": format!("{:04x}:{:02x}", seed.rng, seed.spawn_count),
+            "gym_seed": gym_seed.map(|g| format!("{g:06X}")),
+            "end": r.end, "transition_scores": r.transition_scores,
             "score": r.score, "uncapped_score": r.uncapped_score, "lines": r.lines, "level": r.level,
             "pieces": r.pieces, "frames": r.frames, "tetrises": r.tetrises, "topped_out": r.topped_out,
             "lag_frames": r.lag_frames, "crashed": r.crash_frame.is_some(), "crash_frame": r.crash_frame,
@@ -253,6 +280,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
                     r.lag_frames,
                     r.crash_dodges,
                     match (r.topped_out, r.crash_frame) {
+                        _ if r.end == nestris_ai::End::Capped => "line cap",
                         (false, Some(_)) => "crashed",
                         (true, Some(_)) => "crashed, topped out",
                         (true, None) => "topped out",
@@ -272,10 +300,16 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
 fn bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut config = config(&args.style, args.games, args.crash)?;
     config.uncapped = args.uncapped;
+    if config.format == Format::Betatetris && config.start_level != 18 {
+        bail!(
+            "--format betatetris starts at level 18 (--start-level {})",
+            config.start_level
+        );
+    }
     if let Some(path) = &args.plot {
         crate::output::check(path)?;
     }
-    if config.seeds.len() < args.games {
+    if config.seeds.len() < args.games && config.format == Format::Cartridge {
         bail!(
             "--games {}: the published seed list has {}",
             args.games,
@@ -299,7 +333,7 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             .results
             .iter()
             .map(|g| {
-                if args.uncapped {
+                if config.headline_uncapped() {
                     g.uncapped_score
                 } else {
                     g.score as u64
@@ -307,8 +341,12 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             })
             .collect();
         let title = format!(
-            "AI scores: level {} start, {} Hz, reaction {} ({} games)",
-            config.start_level, config.tap_hz, config.reaction, args.games
+            "AI scores: level {} start, {} Hz, reaction {} ({} games, {} format)",
+            config.start_level,
+            config.tap_hz,
+            config.reaction,
+            args.games,
+            config.format.name()
         );
         crate::plot::score_histogram(path, &title, &scores)?;
     }

@@ -216,6 +216,7 @@ mod tests {
             &["play", "--ai", "--ai-level", "20"],
             &["play", "--colours", "pastel"],
             &["replay", "x.nestris", "--scale", "9"],
+            &["ai", "bench", "--format", "gym"],
         ] {
             assert!(parse(args).is_err(), "{args:?} was accepted");
         }
@@ -223,6 +224,7 @@ mod tests {
             &["sim", "--level", "19", "--games", "1", "--threads", "1024"][..],
             &["sim", "--json", "--per-game"],
             &["ai", "--start-level", "155"],
+            &["ai", "bench", "--format", "betatetris", "--games", "1100"],
             &["play", "--tui", "--quick", "19"],
             &["play", "--hud", "--scale", "8"],
             &["play", "--colours", "nestris"],

@@ -378,6 +378,43 @@ fn a_deep_ai_game_lags_by_default_and_not_with_music_and_no_rom() {
 }
 
 #[test]
+fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().to_str().unwrap();
+    let args = [
+        "--format",
+        "betatetris",
+        "--max-frames",
+        "1500",
+        "--replays",
+        replays,
+    ];
+    let g = ai_game(&args);
+    // BetaTetris's first evaluation seed, and its pieces: seed D82E07 under the caps.
+    assert_eq!(g["gym_seed"], "D82E07", "{g}");
+    assert!(g["lines"].as_u64().unwrap() > 0, "{g}");
+    let path = dir.path().join("ai-001-gym-d82e07.nestris");
+    nestris()
+        .args(["replay", "--headless", "--json"])
+        .arg(&path)
+        .assert()
+        .success();
+    // Its own start level or nothing.
+    nestris()
+        .args([
+            "ai",
+            "bench",
+            "--format",
+            "betatetris",
+            "--start-level",
+            "19",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("starts at level 18"));
+}
+
+#[test]
 fn the_ai_dodges_the_crash_its_blind_self_runs_into() {
     let deep = ["--start-level", "158", "--max-frames", "10000"];
     let mut blind = deep.to_vec();
