@@ -149,6 +149,10 @@ pub struct BenchConfig {
     pub tap_hz: u8,
     /// Frames without input after each spawn.
     pub reaction: u8,
+    /// The community's reaction model ([`Ai::adjust_after`]): frames after each spawn
+    /// before the player sees the new preview piece and may change its plan (`None`: at
+    /// once).
+    pub adjust_after: Option<u8>,
     /// Number of games: the first `games` seeds of `seeds`.
     pub games: usize,
     /// Make the uncapped score the report's headline score ([`BenchReport::score`]);
@@ -190,6 +194,7 @@ impl Default for BenchConfig {
             start_level: 18,
             tap_hz: 30,
             reaction: 0,
+            adjust_after: None,
             games: 100,
             uncapped: false,
             seeds: SeedList::standard(),
@@ -231,6 +236,7 @@ impl BenchConfig {
     /// A player for this configuration.
     pub fn ai(&self) -> Ai {
         let mut ai = Ai::new(self.weights, self.model());
+        ai.adjust_after = self.adjust_after.filter(|&f| f > 0);
         ai.search_mut().options = self.search;
         ai.search_mut().cartridge = self.cartridge.clone();
         ai
@@ -546,7 +552,7 @@ impl BenchReport {
             )
         };
         format!(
-            "games           {} ({} format) from level {} at {} Hz, reaction {} frames\n\
+            "games           {} ({} format) from level {} at {} Hz, reaction {} frames, {}\n\
              score           {}\n\
              uncapped score  {}\n\
              lines           {}\n\
@@ -563,6 +569,10 @@ impl BenchReport {
             c.start_level,
             c.tap_hz,
             c.reaction,
+            match c.adjust_after.filter(|&f| f > 0) {
+                Some(f) => format!("preview seen {f} frames after the spawn"),
+                None => "preview seen at once".into(),
+            },
             d(&self.capped_score),
             d(&self.uncapped_score),
             d(&self.lines),

@@ -11,6 +11,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug)]
 pub struct Ai {
     search: Search,
+    /// The community's reaction model: at each spawn the player commits to a plan for
+    /// the current piece without knowing the new preview piece, and this many frames
+    /// after the spawn (18 for 300 ms) sees it and may change the rest of its inputs.
+    /// `None`: it sees the preview at once (zero-frame reaction).
+    pub adjust_after: Option<u8>,
 }
 
 impl Ai {
@@ -18,6 +23,7 @@ impl Ai {
     pub fn new(weights: Weights, model: InputModel) -> Ai {
         Ai {
             search: Search::new(weights, model),
+            adjust_after: None,
         }
     }
 
@@ -284,17 +290,53 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let mut max_level = game.state().level;
     let mut lag_frames = 0u32;
     let mut crash_frame = None;
+    // Frames since the current piece's plan began, and since the last tap.
+    let mut since_spawn = 0u32;
+    let mut since_tap = u32::MAX;
+    let mut adjusted = true;
     let start_level = game.state().level;
     let mut transition_scores = [None; 3];
     while frames < limits.max_frames {
         if need_plan && game.state().phase() == PlayState::Control {
-            plan = ai.plan(&game);
+            plan = match ai.adjust_after {
+                Some(_) => ai.search.plan_blind(&game).map(|p| p.inputs),
+                None => ai.search.plan_in_game(&game).map(|p| p.inputs),
+            }
+            .unwrap_or_default();
             at = 0;
             need_plan = false;
             pieces += 1;
+            since_spawn = 0;
+            adjusted = ai.adjust_after.is_none();
+        } else if let Some(after) = ai.adjust_after {
+            // The adjustment: the preview is seen; the rest of the inputs are planned
+            // again from here, once no tap of the plan is closer than the tap interval
+            // (the next tap is then as free as the model allows).
+            if !adjusted
+                && since_spawn >= after as u32
+                && since_tap >= ai.model().interval() as u32
+                && game.state().phase() == PlayState::Control
+            {
+                if let Some(p) = ai.search.plan_in_game(&game) {
+                    plan = p.inputs;
+                    at = 0;
+                }
+                adjusted = true;
+            }
         }
         let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
         at += 1;
+        since_spawn += 1;
+        let held_before = game.state().held;
+        since_tap = if b.bits()
+            & !held_before
+            & !(Buttons::UP.bits() | Buttons::SELECT.bits() | Buttons::START.bits())
+            != 0
+        {
+            1
+        } else {
+            since_tap.saturating_add(1)
+        };
         if record_inputs {
             inputs.push(b);
         }

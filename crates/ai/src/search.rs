@@ -106,6 +106,10 @@ impl Default for SearchOptions {
     }
 }
 
+/// How many of the best current-piece placements by their one-piece value a blind plan
+/// ([`Search::plan_blind`]) weighs over every preview piece.
+const BLIND_BEAM: usize = 8;
+
 /// How many chosen placements that crash are tried again with pushdown before the best
 /// placement that does not crash is taken.
 const DODGE_ROUNDS: usize = 4;
@@ -151,6 +155,8 @@ pub struct Search {
     /// The rules where they are not the cartridge's (line caps change gravity); taken
     /// from the game by [`Search::best_in_game`].
     pub variant: Variant,
+    /// The variant's gravity is in force at the searched game's level and lines.
+    cap_in_force: bool,
     /// Search settings.
     pub options: SearchOptions,
     /// Work counters since creation.
@@ -201,6 +207,7 @@ impl Search {
             model,
             region: Region::Ntsc,
             variant: Variant::CARTRIDGE,
+            cap_in_force: false,
             options: SearchOptions::default(),
             stats: SearchStats::default(),
             cartridge: None,
@@ -210,6 +217,14 @@ impl Search {
             children: Vec::new(),
             pairs: Vec::new(),
         }
+    }
+
+    /// Takes the region and the rules of the game searched.
+    fn follow(&mut self, s: &nestris_core::Snapshot) {
+        self.region = s.region;
+        self.variant = s.variant;
+        self.cap_in_force = Rules::with_variant(s.region, s.level, s.lines, &s.variant)
+            != Rules::new(s.region, s.level);
     }
 
     /// A piece spawned on `board` at `progress`, under the search's region and variant.
@@ -226,7 +241,15 @@ impl Search {
     /// The value of `board` after clearing `lines` rows, at the level `progress` gives.
     #[inline]
     fn leaf(&self, board: &Board, lines: u32, progress: Progress) -> f32 {
-        let rules = Rules::with_variant(self.region, progress.level, progress.lines, &self.variant);
+        // A line cap's gravity is weighed only once it is in force: weighed before, its far
+        // smaller reach would make every clear that reaches it look like a loss, and the
+        // player would stack up below the cap rather than clear into it.
+        let variant = if self.cap_in_force {
+            &self.variant
+        } else {
+            &Variant::CARTRIDGE
+        };
+        let rules = Rules::with_variant(self.region, progress.level, progress.lines, variant);
         let ctx = Context::with_rules(&rules, &self.model);
         clear_value(&self.weights, lines) + Features::of(board, &ctx).value(&self.weights)
     }
@@ -308,6 +331,53 @@ impl Search {
         self.plan_with(game, false).map(|p| p.placement)
     }
 
+    /// The plan of a player who has not yet seen the new preview piece: the current
+    /// piece's placement with the best value averaged over the preview pieces the
+    /// generator may deal (of the eight best by one-piece value), and its buttons (the first part
+    /// of the community's reaction model; the adjustment, once the preview is seen, is
+    /// [`Search::plan_in_game`] from the state reached by then). `None` when no piece is
+    /// under control.
+    pub fn plan_blind(&mut self, game: &Game) -> Option<Plan> {
+        let start = Start::from_game(game)?;
+        let s = game.state();
+        self.follow(s);
+        let progress = Progress {
+            level: s.level,
+            lines: s.lines,
+        };
+        let take = self.first_ply(&start, progress).min(BLIND_BEAM);
+        let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
+        let mut best = (f32::NEG_INFINITY, self.order.first()?.1);
+        for k in 0..take {
+            let i = self.order[k].1;
+            let p = self.first.placements()[i];
+            let mut b = start.board;
+            let lines = b.place(p.o, p.x, p.y);
+            let prog = progress.after(lines);
+            let v1 = clear_value(&self.weights, lines);
+            // Every preview piece the generator can deal, weighted as it deals them
+            // (a repeat of the current piece is rerolled once, so it comes about a fifth
+            // as often as each of the others).
+            let (mut sum, mut weight) = (0.0, 0.0);
+            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                let w = if kind == current { 1.0 } else { 5.0 };
+                let start2 = self.spawn(b, spawn, prog);
+                sum += w * self.best_second(&start2, prog, v1);
+                weight += w;
+            }
+            let v = sum / weight;
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        let placement = self.first.placements()[best.1];
+        Some(Plan {
+            placement,
+            inputs: self.first.inputs(&placement),
+            dodge: Dodge::None,
+        })
+    }
+
     /// [`Search::best_in_game`] with the placement's buttons, and the whole crash dodge
     /// (see [`SearchOptions::crash_dodge`]): the buttons may add pushdown to the
     /// placement's.
@@ -318,8 +388,7 @@ impl Search {
     fn plan_with(&mut self, game: &Game, pushdown: bool) -> Option<Plan> {
         let start = Start::from_game(game)?;
         let s = game.state();
-        self.region = s.region;
-        self.variant = s.variant;
+        self.follow(s);
         let progress = Progress {
             level: s.level,
             lines: s.lines,
@@ -455,6 +524,28 @@ impl Search {
 
     /// Searches the preview (and the piece after it where known) under every child and
     /// returns the child of the best line (an index into `children`, not empty).
+    /// The best value of a second piece's placement from `start` after a first placement
+    /// worth `v1` (a very low value when every placement tops out).
+    fn best_second(&mut self, start: &Start, progress: Progress, v1: f32) -> f32 {
+        self.second.generate(start, &self.model);
+        let n = self.second.placements().len();
+        self.stats.placements += n as u64;
+        self.stats.evaluated += n as u64;
+        let mut best = -1e9f32;
+        for j in 0..n {
+            let p = self.second.placements()[j];
+            if p.tops_out {
+                continue;
+            }
+            let mut b = start.board;
+            let lines = b.place(p.o, p.x, p.y);
+            let v =
+                v1 + clear_value(&self.weights, lines) + self.leaf(&b, 0, progress.after(lines));
+            best = best.max(v);
+        }
+        best
+    }
+
     fn expand_children(&mut self) -> usize {
         let w = self.weights;
         let third = self.options.third;

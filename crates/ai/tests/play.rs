@@ -38,3 +38,46 @@ fn plays_at_15_hz_with_reaction_time() {
     let r = play_game(setup, &mut ai, 4_000);
     assert!(r.lines > 0, "no line in {} frames", r.frames);
 }
+
+/// The community's reaction model: the plan made at the spawn does not depend on the new
+/// preview piece; the game goes on with adjustments made once it is seen, keeps the tap
+/// interval across them, and its inputs replay it.
+#[test]
+fn with_reaction_the_first_plan_is_blind_to_the_preview() {
+    let mut setup = GameSetup::from_seed(5);
+    setup.level = 18;
+    let game = Game::new(setup);
+    let mut ai = Ai::new(Weights::default(), InputModel::hz30());
+    let plan = |next: u8, ai: &mut Ai| {
+        let mut s = game.snapshot();
+        s.next_piece = next;
+        let g = Game::from_snapshot(s).unwrap();
+        ai.search_mut().plan_blind(&g).unwrap().inputs
+    };
+    let first = plan(2, &mut ai);
+    for next in [7, 8, 10, 11, 14, 18] {
+        assert_eq!(plan(next, &mut ai), first, "preview {next}");
+    }
+
+    ai.adjust_after = Some(18);
+    let r = play_game(setup, &mut ai, 6_000);
+    assert!(
+        r.lines >= 10,
+        "only {} lines in {} frames",
+        r.lines,
+        r.frames
+    );
+    let mut g = Game::new(setup);
+    let mut last_press = None;
+    for (f, &b) in r.inputs.iter().enumerate() {
+        let pressed = b.bits() & !g.state().held;
+        if pressed != 0 {
+            if let Some(p) = last_press {
+                assert!(f - p >= 2, "taps at frames {p} and {f}");
+            }
+            last_press = Some(f);
+        }
+        g.step(b);
+    }
+    assert_eq!(g, r.game);
+}

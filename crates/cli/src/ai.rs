@@ -44,6 +44,11 @@ struct Style {
     /// Reaction time: frames without input after each spawn.
     #[arg(long, default_value_t = 0)]
     reaction: u8,
+    /// Reaction as the community models it: plan each piece at its spawn without the new
+    /// preview piece, see it F frames later (18 = 300 ms) and change the rest of the
+    /// inputs (default: 18 in the betatetris format, else 0, the preview seen at once).
+    #[arg(long, value_name = "F")]
+    adjust: Option<u8>,
     /// Evaluator weights (TOML or JSON; default: the built-in ones).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
@@ -200,6 +205,11 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
             ..nestris_ai::SearchOptions::default()
         },
         format: style.format,
+        adjust_after: match (style.adjust, style.format) {
+            (Some(f), _) => Some(f),
+            (None, Format::Betatetris) => Some(18),
+            (None, Format::Cartridge) => None,
+        },
         ..BenchConfig::default()
     };
     if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {

@@ -225,6 +225,7 @@ mod tests {
             &["sim", "--json", "--per-game"],
             &["ai", "--start-level", "155"],
             &["ai", "bench", "--format", "betatetris", "--games", "1100"],
+            &["ai", "bench", "--adjust", "18"],
             &["play", "--tui", "--quick", "19"],
             &["play", "--hud", "--scale", "8"],
             &["play", "--colours", "nestris"],
