@@ -522,16 +522,14 @@ impl Search {
         None
     }
 
-    /// Searches the preview (and the piece after it where known) under every child and
-    /// returns the child of the best line (an index into `children`, not empty).
-    /// The best value of a second piece's placement from `start` after a first placement
-    /// worth `v1` (a very low value when every placement tops out).
+    /// The best value of a further piece's placement from `start` after placements worth
+    /// `v1` (negative infinity when every placement tops out).
     fn best_second(&mut self, start: &Start, progress: Progress, v1: f32) -> f32 {
         self.second.generate(start, &self.model);
         let n = self.second.placements().len();
         self.stats.placements += n as u64;
         self.stats.evaluated += n as u64;
-        let mut best = -1e9f32;
+        let mut best = f32::NEG_INFINITY;
         for j in 0..n {
             let p = self.second.placements()[j];
             if p.tops_out {
@@ -539,13 +537,14 @@ impl Search {
             }
             let mut b = start.board;
             let lines = b.place(p.o, p.x, p.y);
-            let v =
-                v1 + clear_value(&self.weights, lines) + self.leaf(&b, 0, progress.after(lines));
+            let v = v1 + self.leaf(&b, lines, progress.after(lines));
             best = best.max(v);
         }
         best
     }
 
+    /// Searches the preview (and the piece after it where known) under every child and
+    /// returns the child of the best line (an index into `children`, not empty).
     fn expand_children(&mut self) -> usize {
         let w = self.weights;
         let third = self.options.third;
@@ -598,21 +597,9 @@ impl Search {
             let piece = child.third.expect("pairs only for known pieces");
             let index = pair.child;
             let start = self.spawn(pair.board, piece, pair.progress);
-            self.second.generate(&start, &self.model);
-            let n = self.second.placements().len();
-            self.stats.placements += n as u64;
-            self.stats.evaluated += n as u64;
-            for j in 0..n {
-                let p = self.second.placements()[j];
-                if p.tops_out {
-                    continue;
-                }
-                let mut b = pair.board;
-                let lines = b.place(p.o, p.x, p.y);
-                let v = pair.clears + self.leaf(&b, lines, pair.progress.after(lines));
-                if v > best3.0 {
-                    best3 = (v, index);
-                }
+            let v = self.best_second(&start, pair.progress, pair.clears);
+            if v > best3.0 {
+                best3 = (v, index);
             }
         }
         if best3.0 == f32::NEG_INFINITY {
