@@ -135,6 +135,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "verdict": verdict.map(Verdict::word),
             "verdict_detail": verdict.map(|v| v.to_string()),
             "crash_mode": replay.crash_mode.name(),
+            "rules": s.variant.label().as_str(),
             "lag_frames": summary.lag_frames,
             "crashed": summary.crash_frame.is_some(),
             "crash_frame": summary.crash_frame,
@@ -159,6 +160,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         println!("pieces      {}", summary.pieces);
         println!("ended       {}", if ended { "yes" } else { "no" });
         println!("crash mode  {}", replay.crash_mode);
+        println!("rules       {}", s.variant.label());
         println!("lag frames  {}", summary.lag_frames);
         match summary.crash_frame {
             Some(f) => println!("crashed     in frame {f}"),

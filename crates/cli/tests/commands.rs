@@ -398,7 +398,10 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
         .args(["replay", "--headless", "--json"])
         .arg(&path)
         .assert()
-        .success();
+        .success()
+        .stdout(predicate::str::contains(
+            r#""rules": "gym-v5 seed D82E07, ksx2@39, halt@49""#,
+        ));
     // Its own start level or nothing.
     nestris()
         .args([
