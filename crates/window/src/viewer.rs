@@ -170,6 +170,19 @@ fn action(key: KeyCode, repeat: bool) -> Option<Action> {
     Some(a)
 }
 
+/// The window's title: the console, and the rules where they are not the cartridge's.
+fn title(region: Region, variant: &nestris_core::Variant) -> String {
+    let console = match region {
+        Region::Ntsc => "NTSC",
+        Region::Pal => "PAL",
+    };
+    if variant.is_cartridge() {
+        format!("nestris replay ({console})")
+    } else {
+        format!("nestris replay ({console}, variant: {})", variant.label())
+    }
+}
+
 /// The viewer's status line.
 fn status_line(p: &Playback) -> String {
     let line = StatusFile::line(p.game().state(), p.frame() as u64);
@@ -195,7 +208,7 @@ struct Viewer {
     pacer: Option<FramePacer>,
     screen: Option<Screen>,
     scale: u32,
-    title: &'static str,
+    title: String,
     toast: Option<(String, u32)>,
     cursor: Option<(f64, f64)>,
     dragging: bool,
@@ -209,6 +222,7 @@ struct Viewer {
 
 impl Viewer {
     fn new(playback: Playback, notice: Option<&'static str>, region: Region) -> Viewer {
+        let variant = playback.game().state().variant;
         let width = WIDTH
             + if playback.hud().is_some() {
                 hud::PANEL_WIDTH
@@ -226,10 +240,7 @@ impl Viewer {
             pacer: None,
             screen: None,
             scale: 3,
-            title: match region {
-                Region::Ntsc => "nestris replay (NTSC)",
-                Region::Pal => "nestris replay (PAL)",
-            },
+            title: title(region, &variant),
             toast: None,
             cursor: None,
             dragging: false,
@@ -423,7 +434,7 @@ impl ApplicationHandler for Viewer {
         }
         match Screen::open(
             event_loop,
-            self.title,
+            &self.title,
             (self.canvas.width, self.canvas.height),
             self.scale,
             false,
@@ -555,6 +566,11 @@ mod tests {
         let p = Playback::new(replay(100), DemoData::BUILTIN, true);
         let mut v = Viewer::new(p, Some(NO_CARTRIDGE_DEMO), Region::Pal);
         assert_eq!(v.title, "nestris replay (PAL)");
+        let variant = nestris_core::Variant::betatetris(None);
+        assert_eq!(
+            title(Region::Ntsc, &variant),
+            "nestris replay (NTSC, variant: ksx2@39, halt@49)"
+        );
         assert_eq!(
             (v.canvas.width, v.canvas.height),
             (
