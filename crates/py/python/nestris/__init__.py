@@ -118,6 +118,7 @@ class Event(enum.IntFlag):
     SPRITES_GARBLED = 1 << 27
     PICTURE_FILLED = 1 << 28
     CLEAR_STARTED = 1 << 29
+    CAPPED = 1 << 30
 
 
 # The Python flags must be the engine's.
