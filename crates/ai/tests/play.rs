@@ -81,3 +81,37 @@ fn with_reaction_the_first_plan_is_blind_to_the_preview() {
     }
     assert_eq!(g, r.game);
 }
+
+/// Under BetaTetris's double killscreen every plan puts the piece where the search chose.
+#[test]
+fn under_double_killscreen_the_plans_land_where_planned() {
+    use nestris_core::{GymSeed, PlayState, SeedRule, Variant};
+    let mut setup = GameSetup::from_seed(9);
+    setup.level = 39;
+    setup.variant = Variant::betatetris(GymSeed::new(0x123456, SeedRule::V5));
+    let mut game = Game::new(setup);
+    let mut ai = Ai::new(Weights::default(), InputModel::hz30());
+    let mut placed = 0;
+    while placed < 30 && !game.is_over() {
+        if game.state().phase() != PlayState::Control {
+            game.step(nestris_core::Buttons::NONE);
+            continue;
+        }
+        let plan = ai.plan_piece(&game).expect("a piece under control");
+        let p = plan.placement;
+        for (i, &b) in plan.inputs.iter().enumerate() {
+            game.step(b);
+            if i + 1 < plan.inputs.len() {
+                assert_eq!(
+                    game.state().phase(),
+                    PlayState::Control,
+                    "piece {placed} frame {i}"
+                );
+            }
+        }
+        let s = game.state();
+        assert_eq!((s.piece, s.x, s.y), (p.o, p.x, p.y), "piece {placed}");
+        placed += 1;
+    }
+    assert!(placed >= 10, "only {placed} pieces");
+}
