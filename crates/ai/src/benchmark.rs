@@ -381,12 +381,7 @@ impl Distribution {
         }
         let mut v = values.to_vec();
         v.sort_by(f64::total_cmp);
-        let pct = |p: f64| {
-            let pos = p / 100.0 * (v.len() - 1) as f64;
-            let lo = pos.floor() as usize;
-            let hi = pos.ceil() as usize;
-            v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
-        };
+        let pct = |p: f64| crate::format::percentile_sorted(&v, p);
         Distribution {
             mean: v.iter().sum::<f64>() / v.len() as f64,
             p1: pct(1.0),

@@ -257,6 +257,11 @@ fn std_dev(v: &[f64]) -> f64 {
 fn percentile(v: &[f64], p: f64) -> f64 {
     let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
+    percentile_sorted(&v, p)
+}
+
+/// [`percentile`] of values already sorted (not empty).
+pub(crate) fn percentile_sorted(v: &[f64], p: f64) -> f64 {
     let pos = p / 100.0 * (v.len() - 1) as f64;
     let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
     v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)

@@ -25,7 +25,7 @@
 use crate::board::{Board, Collision};
 use crate::inputs::InputModel;
 use nestris_core::tables::{ORIENTATION_TYPE, ROTATE_A, ROTATE_B};
-use nestris_core::{Buttons, CapRule, Game, Region, Variant};
+use nestris_core::{Buttons, Game, Region, Variant};
 
 const R: u8 = Buttons::RIGHT.bits();
 const L: u8 = Buttons::LEFT.bits();
@@ -94,16 +94,12 @@ impl Rules {
     /// The rules at `level` with `lines` (BCD, as the cartridge keeps them) under
     /// `variant`'s line caps.
     pub fn with_variant(region: Region, level: u8, lines: [u8; 2], variant: &Variant) -> Rules {
-        let mut rules = Rules::new(region, level);
-        if variant.caps != [None, None] {
-            let lines = nestris_core::bcd::lines_value(lines).min(u16::MAX as u32) as u16;
-            match variant.gravity_rule(level, lines) {
-                None => {}
-                Some(CapRule::Ks) => rules.speed = 1,
-                Some(CapRule::KsX2 | CapRule::Halt) => rules.double = true,
-            }
+        let (speed, double) = variant.gravity(region, level, lines);
+        Rules {
+            speed,
+            double,
+            ..Rules::new(region, level)
         }
-        rules
     }
 }
 

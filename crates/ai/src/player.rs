@@ -327,12 +327,7 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
         at += 1;
         since_spawn += 1;
-        let held_before = game.state().held;
-        since_tap = if b.bits()
-            & !held_before
-            & !(Buttons::UP.bits() | Buttons::SELECT.bits() | Buttons::START.bits())
-            != 0
-        {
+        since_tap = if b.bits() & !game.state().held != 0 {
             1
         } else {
             since_tap.saturating_add(1)

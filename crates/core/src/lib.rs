@@ -60,5 +60,7 @@ pub use game::{Cartridge, Game, GameSetup, GameType};
 pub use playfield::Playfield;
 pub use region::Region;
 pub use snapshot::{Snapshot, SnapshotError};
-pub use variant::{CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant, VARIANT_LEN};
+pub use variant::{
+    cap_lines, CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant, VARIANT_LEN,
+};
 pub use view::{Board, GameMode, PlayState, Screen};

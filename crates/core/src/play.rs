@@ -19,7 +19,6 @@ use crate::tables::{
     HIDDEN, ORIENTATION_CELLS, ORIENTATION_TILE, POINTS, ROTATE_A, ROTATE_B, SPAWN_TABLE,
     TILE_CURTAIN, TILE_EMPTY,
 };
-use crate::variant::CapRule;
 
 /// [`ORIENTATION_CELLS`] padded to 32 entries (the hidden piece's cells after 19), so
 /// the hot collision loop indexes with a mask instead of a bounds check or a modulo.
@@ -216,24 +215,17 @@ impl Game {
     #[inline(always)]
     fn drop(&mut self, ev: &mut FrameEvents) -> u32 {
         let s = &self.s;
-        if s.variant.caps == [None, None] {
-            return self.drop_once(ev, s.region.gravity(s.level));
+        let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
+        if !double {
+            return self.drop_once(ev, speed);
         }
-        let lines = bcd::lines_value(s.lines).min(u16::MAX as u32) as u16;
-        let speed = s.region.gravity(s.level);
-        match s.variant.gravity_rule(s.level, lines) {
-            None => self.drop_once(ev, speed),
-            Some(CapRule::Ks) => self.drop_once(ev, 1),
-            Some(CapRule::KsX2) | Some(CapRule::Halt) => {
-                // TetrisGYM's double killscreen: two drops with the timer full, then the
-                // frame's own (whose timer the second drop has just reset).
-                self.s.fall_timer = speed;
-                let mut c = self.drop_once(ev, speed);
-                self.s.fall_timer = speed;
-                c += self.drop_once(ev, speed);
-                c + self.drop_once(ev, speed)
-            }
-        }
+        // TetrisGYM's double killscreen: two drops with the timer full, then the frame's
+        // own (whose timer the second drop has just reset).
+        self.s.fall_timer = speed;
+        let mut c = self.drop_once(ev, speed);
+        self.s.fall_timer = speed;
+        c += self.drop_once(ev, speed);
+        c + self.drop_once(ev, speed)
     }
 
     /// One pass of `drop_tetrimino` with `speed` frames a row.
@@ -461,7 +453,7 @@ impl Game {
         s.completed_lines = 0;
         s.play_state = 6;
         if c != 0 && s.variant.caps != [None, None] {
-            let lines = bcd::lines_value(s.lines).min(u16::MAX as u32) as u16;
+            let lines = crate::variant::cap_lines(s.lines);
             if s.variant.halts(s.level, lines) {
                 // A halting line cap: the game ends here, as a top-out does.
                 s.play_state = 10;

@@ -93,6 +93,17 @@ impl GymSeed {
     }
 }
 
+/// The line count a cap compares with, from the cartridge's BCD line bytes (low byte,
+/// hundreds byte).
+pub const fn cap_lines(lines: [u8; 2]) -> u16 {
+    let n = crate::bcd::lines_value(lines);
+    if n > u16::MAX as u32 {
+        u16::MAX
+    } else {
+        n as u16
+    }
+}
+
 /// When a line cap takes effect.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -198,6 +209,22 @@ impl Variant {
             }
         }
         rule
+    }
+
+    /// How a piece falls at `level` with `lines` (the cartridge's BCD bytes) in `region`:
+    /// frames a row, and whether the drop routine runs the double killscreen's two extra
+    /// passes ([`CapRule::KsX2`]; they use the table's speed).
+    #[inline]
+    pub fn gravity(&self, region: crate::Region, level: u8, lines: [u8; 2]) -> (u8, bool) {
+        let speed = region.gravity(level);
+        if self.caps == [None, None] {
+            return (speed, false);
+        }
+        match self.gravity_rule(level, cap_lines(lines)) {
+            Some(CapRule::Ks) => (1, false),
+            Some(CapRule::KsX2) => (speed, true),
+            Some(CapRule::Halt) | None => (speed, false),
+        }
     }
 
     /// True when a halting cap is reached at `level` with `lines`.
