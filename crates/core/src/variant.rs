@@ -404,6 +404,20 @@ impl core::fmt::Display for Label {
     }
 }
 
+impl crate::Game {
+    /// Plays the next games under `variant` (a front end's seed entry on the level menu,
+    /// as TetrisGYM's). A seed takes effect at the next game's init, which copies it into
+    /// the generator; set it outside a game. A variant counts no cycles from here on (see
+    /// the module doc); back to [`Variant::CARTRIDGE`], the next game's start counts them
+    /// again as a game entered through the menus does.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.s.variant = variant;
+        if !variant.is_cartridge() {
+            self.s.clock.known = false;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,5 +517,66 @@ mod tests {
         assert_eq!(v.gravity_rule(29, 300), Some(CapRule::Ks));
         assert_eq!(v.gravity_rule(39, 330), Some(CapRule::KsX2));
         assert!(!v.halts(200, 9999));
+    }
+
+    #[test]
+    fn a_seed_set_on_the_level_menu_deals_the_same_pieces_to_two_consoles() {
+        use crate::{Buttons, Game, Region};
+        // Two consoles that reached the level menu by different paths (different
+        // generator states) deal the same pieces once both are given the same seed.
+        let to_menu = |extra_frames: usize| {
+            let mut g = Game::power_on(Region::Ntsc);
+            for _ in 0..extra_frames {
+                g.step(Buttons::NONE);
+            }
+            let mut guard = 0;
+            while g.state().screen() != crate::view::Screen::LevelMenu {
+                let b = if guard % 2 == 0 {
+                    Buttons::START
+                } else {
+                    Buttons::NONE
+                };
+                g.step(b);
+                guard += 1;
+                assert!(guard < 5_000, "never reached the level menu");
+            }
+            g
+        };
+        let seed = GymSeed::new(0x1A2B3C, SeedRule::V5);
+        let seeded = Variant {
+            seed,
+            ..Variant::CARTRIDGE
+        };
+        let pieces = |mut g: Game, variant: Variant| {
+            g.set_variant(variant);
+            for _ in 0..3 {
+                g.step(Buttons::NONE);
+            }
+            g.step(Buttons::START);
+            let mut seq = [0u8; 12];
+            let mut n = 0;
+            let mut stats = None;
+            for _ in 0..20_000 {
+                g.step(Buttons::DOWN);
+                let s = g.state();
+                if s.in_game() && stats != Some(s.stats) {
+                    // A piece was dealt: the preview now shows the one after it.
+                    stats = Some(s.stats);
+                    seq[n] = s.next_piece;
+                    n += 1;
+                }
+                if n == seq.len() || g.is_over() {
+                    break;
+                }
+            }
+            assert_eq!(n, seq.len(), "too few pieces dealt");
+            seq
+        };
+        let a = to_menu(0);
+        let b = to_menu(77);
+        assert_ne!(a.state().rng, b.state().rng, "the two consoles differ");
+        assert_eq!(pieces(a.clone(), seeded), pieces(b.clone(), seeded));
+        // Unseeded, they do not.
+        assert_ne!(pieces(a, Variant::CARTRIDGE), pieces(b, Variant::CARTRIDGE));
     }
 }

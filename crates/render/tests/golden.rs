@@ -401,6 +401,31 @@ fn level_menu() {
 }
 
 #[test]
+fn a_seed_is_shown_on_the_level_menu_and_in_play() {
+    let seed = nestris_core::GymSeed::new(0x1A2B3C, nestris_core::SeedRule::V5);
+    let variant = nestris_core::Variant {
+        seed,
+        ..nestris_core::Variant::CARTRIDGE
+    };
+    let mut run = to_level_menu(|r| r.tap(Buttons::START));
+    run.game.set_variant(variant);
+    cursor_visible(&mut run);
+    check("menu_level_seeded", &run.frame());
+    let game = Game::new(GameSetup {
+        level: 18,
+        variant,
+        ..GameSetup::default()
+    });
+    let mut run = Run::new(game);
+    run.until(10, |g| {
+        g.state().phase() == nestris_core::PlayState::Control
+    });
+    // Past the first piece's delay, falling.
+    run.until(200, |g| g.state().y >= 6);
+    check("play_seeded_level18", &run.frame());
+}
+
+#[test]
 fn level_menu_b_type() {
     let mut run = to_level_menu(|r| {
         r.tap(Buttons::RIGHT);

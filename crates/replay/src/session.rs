@@ -32,10 +32,41 @@ pub struct Recording {
 }
 
 /// What a session has played so far, for the replay's name.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 struct Seen {
     /// The best game's type (`A`/`B`), level and score, if a game was played.
     best: Option<(char, u8, u32)>,
+}
+
+/// A point of the recorded line of play, to come back to with [`Recording::rewind_to`]
+/// (a rewind: the frames after it are taken back). Cheap to keep one per frame.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    frames: usize,
+    seen: Option<Seen>,
+}
+
+impl Position {
+    /// Frames recorded up to this point.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+}
+
+/// The whole recorded line of play at one moment (a savestate's replay):
+/// [`Recording::restore`] makes it the recording's line again, whatever was played since.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Mark {
+    start: Start,
+    inputs: Vec<Buttons>,
+    seen: Option<Seen>,
+}
+
+impl Mark {
+    /// Frames recorded up to this point.
+    pub fn frames(&self) -> usize {
+        self.inputs.len()
+    }
 }
 
 /// `nestris-YYYYMMDD-HHMMSS.nestris` for a moment (UTC).
@@ -188,6 +219,59 @@ impl Recording {
     /// Frames recorded.
     pub fn frames(&self) -> usize {
         self.inputs.len()
+    }
+
+    /// Where the recording stands now.
+    pub fn position(&self) -> Position {
+        Position {
+            frames: self.inputs.len(),
+            seen: self.seen,
+        }
+    }
+
+    /// Takes back the frames recorded after `p` (a rewind to a point of this line). The
+    /// replay is then the line played up to `p` and whatever is pushed after; the next
+    /// save writes it whole. A position ahead of the recording changes nothing.
+    pub fn rewind_to(&mut self, p: Position) {
+        if p.frames > self.inputs.len() {
+            return;
+        }
+        self.inputs.truncate(p.frames);
+        self.seen = p.seen;
+        self.saved_frames = usize::MAX;
+    }
+
+    /// The whole line recorded so far (for a savestate).
+    pub fn mark(&self) -> Mark {
+        Mark {
+            start: self.start.clone(),
+            inputs: self.inputs.clone(),
+            seen: self.seen,
+        }
+    }
+
+    /// Makes `m` the recorded line again (a savestate loaded): the replay is that line and
+    /// whatever is pushed after it; what was played since the mark is taken back.
+    pub fn restore(&mut self, m: &Mark) {
+        self.start = m.start.clone();
+        self.inputs.clone_from(&m.inputs);
+        self.seen = m.seen;
+        self.saved_frames = usize::MAX;
+    }
+
+    /// A new recording in the same folder, starting from `game` as it stands (a new
+    /// session file: the rules changed between two frames, as when a seed is entered,
+    /// which no button press records). Save this one first with [`Recording::finish`].
+    pub fn successor(&self, game: &Game, at: SystemTime) -> Recording {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let mut next = Recording::new(
+            session_path(dir, at),
+            game.state().region,
+            self.demo.clone(),
+        )
+        .with_crash_mode(self.crash_mode);
+        next.start = Start::Snapshot(Box::new(game.snapshot()));
+        next
     }
 
     /// Adds one stepped frame's buttons.

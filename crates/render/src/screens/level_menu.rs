@@ -30,6 +30,10 @@ pub(super) fn draw(f: &mut Frame, s: &Snapshot) {
     if b_type {
         grid(f, s, 19, "HEIGHT", 6, s.start_height, on_height);
     }
+    if let Some(seed) = &s.variant.seed {
+        let text = format!("SEED {}", super::seed_digits(seed));
+        layout::text_centred(f, 0, 256, 100, &text, palette::rgb(palette::WHITE));
+    }
     super::scores::table(f, s, 14, None);
 }
 

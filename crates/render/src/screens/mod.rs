@@ -29,3 +29,8 @@ pub(crate) fn draw(s: &Snapshot, f: &mut Frame, colours: palette::LevelColours) 
         Screen::Play { paused } => play::draw(f, s, &s.shown_board().0, paused, colours),
     }
 }
+
+/// A TetrisGYM seed as its menu shows it: six hex digits.
+pub(crate) fn seed_digits(seed: &nestris_core::GymSeed) -> String {
+    format!("{:06X}", seed.value())
+}

@@ -90,6 +90,11 @@ pub(super) fn draw(
     if s.mode() == nestris_core::GameMode::Demo {
         layout::framed_box(f, 23, 23, 8, 3);
         layout::text_centred(f, 184, 64, 192, "DEMO", palette::rgb(palette::CURSOR[1]));
+    } else if let Some(seed) = &s.variant.seed {
+        // A seeded game says so, so that a race on the same pieces can be checked.
+        layout::framed_box(f, 23, 22, 8, 5);
+        layout::text_centred(f, 184, 64, 184, "SEED", label);
+        layout::text_centred(f, 184, 64, 192, &super::seed_digits(seed), white);
     }
 }
 
