@@ -225,8 +225,13 @@ impl App {
                 Some(_) => Buttons::NONE,
                 None => keys | pads,
             };
-            for sfx in self.session.frame(buttons, now) {
-                self.audio.play(sfx);
+            if self.keyboard.command_held(Command::Rewind) {
+                // Held: one frame back per frame, and no frame forward.
+                self.session.rewind_frame();
+            } else {
+                for sfx in self.session.frame(buttons, now) {
+                    self.audio.play(sfx);
+                }
             }
             pacer.advance(Instant::now());
             ran += 1;
@@ -264,6 +269,13 @@ impl App {
                     self.save_settings();
                 }
             }
+            Command::SaveState(slot) => self.session.save_state(usize::from(slot)),
+            Command::LoadState(slot) => self.session.load_state(usize::from(slot)),
+            // Rewinding lasts while the key is held (sampled with each frame).
+            Command::Rewind => {}
+            Command::Freeze => self.session.toggle_freeze(),
+            Command::Advance => self.session.advance(),
+            Command::Seed => self.session.open_seed_entry(Buttons::NONE),
         }
     }
 
@@ -291,10 +303,45 @@ impl App {
             }
             return;
         }
-        if let Some(c) = self.keyboard.on_key(code, pressed, repeat) {
-            self.command(event_loop, c);
+        if self.session.entering_seed() && pressed && !repeat {
+            if let Some(d) = hex_digit(code) {
+                self.session.type_seed_digit(d);
+                return;
+            }
+        }
+        match self.keyboard.on_key(code, pressed, repeat) {
+            // Esc leaves the seed entry rather than the program.
+            Some(Command::Quit) if self.session.entering_seed() => self.session.cancel_seed_entry(),
+            Some(c) => self.command(event_loop, c),
+            None => {}
         }
     }
+}
+
+/// The hex digit a key types (0-9 on either row of digits, A-F).
+fn hex_digit(code: KeyCode) -> Option<u8> {
+    use KeyCode::*;
+    const KEYS: [[KeyCode; 2]; 16] = [
+        [Digit0, Numpad0],
+        [Digit1, Numpad1],
+        [Digit2, Numpad2],
+        [Digit3, Numpad3],
+        [Digit4, Numpad4],
+        [Digit5, Numpad5],
+        [Digit6, Numpad6],
+        [Digit7, Numpad7],
+        [Digit8, Numpad8],
+        [Digit9, Numpad9],
+        [KeyA, KeyA],
+        [KeyB, KeyB],
+        [KeyC, KeyC],
+        [KeyD, KeyD],
+        [KeyE, KeyE],
+        [KeyF, KeyF],
+    ];
+    (0u8..)
+        .zip(KEYS)
+        .find_map(|(d, keys)| keys.contains(&code).then_some(d))
 }
 
 impl ApplicationHandler for App {

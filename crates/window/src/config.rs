@@ -31,6 +31,17 @@ select = ["RightShift", "Tab"]
 quit = ["Escape"]
 mute = ["M"]
 fullscreen = ["F11"]
+# Practice. save and load: one key per savestate slot, in slot order (up to 9 slots).
+save = ["F1", "F2", "F3", "F4"]
+load = ["F5", "F6", "F7", "F8"]
+# Hold to step back in time (up to 20 seconds).
+rewind = ["Backspace"]
+# Stop the game's clock; then advance steps one frame with the buttons held.
+freeze = ["F9"]
+advance = ["F10"]
+# On the level menu: enter a TetrisGYM seed (same seed, same pieces). Select on a
+# gamepad does the same there.
+seed = ["S"]
 
 # Gamepad face and menu buttons (the D-pad and the left stick always steer).
 # Names: South, East, North, West, Select, Start, Mode, LeftTrigger, RightTrigger,
@@ -103,6 +114,18 @@ pub struct KeyBindings {
     pub mute: Vec<KeyCode>,
     /// Borderless fullscreen on/off.
     pub fullscreen: Vec<KeyCode>,
+    /// Save a savestate: one key per slot, in slot order.
+    pub save: Vec<KeyCode>,
+    /// Load a savestate: one key per slot, in slot order.
+    pub load: Vec<KeyCode>,
+    /// Held: step back in time.
+    pub rewind: Vec<KeyCode>,
+    /// Stop or restart the game's clock (frame advance).
+    pub freeze: Vec<KeyCode>,
+    /// While frozen: one frame.
+    pub advance: Vec<KeyCode>,
+    /// On the level menu: the seed entry.
+    pub seed: Vec<KeyCode>,
 }
 
 /// A gamepad button that can be bound (gilrs' names).
@@ -183,6 +206,12 @@ impl Default for Config {
                 quit: vec![Escape],
                 mute: vec![KeyM],
                 fullscreen: vec![F11],
+                save: vec![F1, F2, F3, F4],
+                load: vec![F5, F6, F7, F8],
+                rewind: vec![Backspace],
+                freeze: vec![F9],
+                advance: vec![F10],
+                seed: vec![KeyS],
             },
             gamepad: PadBindings {
                 a: vec![PadButton::East],
@@ -270,6 +299,30 @@ impl Config {
         let take_pad = |v: Option<Vec<PadName>>, def: &Vec<PadButton>| {
             v.map_or_else(|| def.clone(), |v| v.into_iter().map(|k| k.0).collect())
         };
+        // The practice keys came after configs were first written: a key a user's file gives
+        // to an older action is not also a practice default (that would refuse the file).
+        let given: Vec<KeyCode> = [
+            &keys.up,
+            &keys.down,
+            &keys.left,
+            &keys.right,
+            &keys.a,
+            &keys.b,
+            &keys.start,
+            &keys.select,
+            &keys.quit,
+            &keys.mute,
+            &keys.fullscreen,
+        ]
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|k| k.0)
+        .collect();
+        let take_new = |v: Option<Vec<KeyName>>, def: &Vec<KeyCode>| match v {
+            Some(v) => v.into_iter().map(|k| k.0).collect(),
+            None => def.iter().copied().filter(|k| !given.contains(k)).collect(),
+        };
         let config = Config {
             keys: KeyBindings {
                 up: take(keys.up, &d.keys.up),
@@ -283,6 +336,12 @@ impl Config {
                 quit: take(keys.quit, &d.keys.quit),
                 mute: take(keys.mute, &d.keys.mute),
                 fullscreen: take(keys.fullscreen, &d.keys.fullscreen),
+                save: take_new(keys.save, &d.keys.save),
+                load: take_new(keys.load, &d.keys.load),
+                rewind: take_new(keys.rewind, &d.keys.rewind),
+                freeze: take_new(keys.freeze, &d.keys.freeze),
+                advance: take_new(keys.advance, &d.keys.advance),
+                seed: take_new(keys.seed, &d.keys.seed),
             },
             gamepad: PadBindings {
                 a: take_pad(pad.a, &d.gamepad.a),
@@ -295,6 +354,18 @@ impl Config {
         };
         if config.keys.quit.is_empty() {
             return Err(err(None, "keys.quit needs at least one key".into()));
+        }
+        for (name, list) in [("save", &config.keys.save), ("load", &config.keys.load)] {
+            if list.len() > crate::practice::MAX_SLOTS {
+                return Err(err(
+                    None,
+                    format!(
+                        "keys.{name} has {} keys: one per savestate slot, at most {}",
+                        list.len(),
+                        crate::practice::MAX_SLOTS
+                    ),
+                ));
+            }
         }
         let k = &config.keys;
         let keys = [
@@ -309,6 +380,12 @@ impl Config {
             ("quit", &k.quit),
             ("mute", &k.mute),
             ("fullscreen", &k.fullscreen),
+            ("save", &k.save),
+            ("load", &k.load),
+            ("rewind", &k.rewind),
+            ("freeze", &k.freeze),
+            ("advance", &k.advance),
+            ("seed", &k.seed),
         ];
         if let Some((one, other, key)) = bound_twice(&keys) {
             return Err(err(
@@ -400,6 +477,12 @@ struct FileKeys {
     quit: Option<Vec<KeyName>>,
     mute: Option<Vec<KeyName>>,
     fullscreen: Option<Vec<KeyName>>,
+    save: Option<Vec<KeyName>>,
+    load: Option<Vec<KeyName>>,
+    rewind: Option<Vec<KeyName>>,
+    freeze: Option<Vec<KeyName>>,
+    advance: Option<Vec<KeyName>>,
+    seed: Option<Vec<KeyName>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -560,6 +643,21 @@ mod tests {
         assert_eq!(Config::parse(DEFAULT_TOML, p()).unwrap(), Config::default());
         // An empty file keeps every default too.
         assert_eq!(Config::parse("", p()).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn an_older_file_that_uses_a_practice_key_still_loads() {
+        // Written before the practice keys: S and F1 did other things.
+        let c = Config::parse("[keys]\nselect = [\"S\"]\nmute = [\"F1\"]\n", p()).unwrap();
+        assert_eq!(c.keys.select, vec![KeyCode::KeyS]);
+        assert!(c.keys.seed.is_empty());
+        assert_eq!(c.keys.save, vec![KeyCode::F2, KeyCode::F3, KeyCode::F4]);
+        // Named in the file, a clash is still refused.
+        let e = Config::parse("[keys]\nselect = [\"S\"]\nseed = [\"S\"]\n", p()).unwrap_err();
+        assert!(e.to_string().contains("keys.select and keys.seed"), "{e}");
+        let ten = "[keys]\nsave = [\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"0\"]\n";
+        let e = Config::parse(ten, p()).unwrap_err();
+        assert!(e.to_string().contains("at most 9"), "{e}");
     }
 
     #[test]

@@ -21,6 +21,18 @@ pub enum Command {
     Mute,
     /// Borderless fullscreen on/off.
     Fullscreen,
+    /// Save a savestate in slot `n` (from 0).
+    SaveState(u8),
+    /// Load the savestate in slot `n` (from 0).
+    LoadState(u8),
+    /// Step back in time while held ([`Keyboard::command_held`]).
+    Rewind,
+    /// Stop or restart the game's clock.
+    Freeze,
+    /// While frozen: one frame.
+    Advance,
+    /// The seed entry (on the level menu).
+    Seed,
 }
 
 /// What one key does.
@@ -53,13 +65,24 @@ impl KeyMap {
         for (list, button) in buttons {
             bindings.extend(list.iter().map(|&k| (k, Binding::Button(button))));
         }
-        let commands: [(&Vec<KeyCode>, Command); 3] = [
+        let commands: [(&Vec<KeyCode>, Command); 7] = [
             (&keys.quit, Command::Quit),
             (&keys.mute, Command::Mute),
             (&keys.fullscreen, Command::Fullscreen),
+            (&keys.rewind, Command::Rewind),
+            (&keys.freeze, Command::Freeze),
+            (&keys.advance, Command::Advance),
+            (&keys.seed, Command::Seed),
         ];
         for (list, command) in commands {
             bindings.extend(list.iter().map(|&k| (k, Binding::Command(command))));
+        }
+        // One key per slot, in slot order (the config allows at most 9).
+        for (slot, &k) in (0u8..).zip(&keys.save) {
+            bindings.push((k, Binding::Command(Command::SaveState(slot))));
+        }
+        for (slot, &k) in (0u8..).zip(&keys.load) {
+            bindings.push((k, Binding::Command(Command::LoadState(slot))));
         }
         KeyMap { bindings }
     }
@@ -134,6 +157,13 @@ impl Keyboard {
         self.held.contains(&key)
     }
 
+    /// True while a key bound to `command` is down (a held command such as rewind).
+    pub fn command_held(&self, command: Command) -> bool {
+        self.held
+            .iter()
+            .any(|&k| self.map.command(k) == Some(command))
+    }
+
     /// The buttons for this frame: those held now, plus any pressed since the last
     /// sample even if already released. Clears the latches.
     pub fn sample(&mut self) -> Buttons {
@@ -172,6 +202,25 @@ mod tests {
         assert_eq!(m.command(KeyCode::KeyM), Some(Command::Mute));
         assert_eq!(m.command(KeyCode::F11), Some(Command::Fullscreen));
         assert_eq!(m.command(KeyCode::KeyX), None);
+        assert_eq!(m.command(KeyCode::F1), Some(Command::SaveState(0)));
+        assert_eq!(m.command(KeyCode::F4), Some(Command::SaveState(3)));
+        assert_eq!(m.command(KeyCode::F5), Some(Command::LoadState(0)));
+        assert_eq!(m.command(KeyCode::Backspace), Some(Command::Rewind));
+        assert_eq!(m.command(KeyCode::KeyS), Some(Command::Seed));
+    }
+
+    #[test]
+    fn rewind_is_held() {
+        let mut k = keyboard();
+        assert!(!k.command_held(Command::Rewind));
+        assert_eq!(
+            k.on_key(KeyCode::Backspace, true, false),
+            Some(Command::Rewind)
+        );
+        assert!(k.command_held(Command::Rewind));
+        assert_eq!(k.sample(), Buttons::NONE, "no NES button");
+        k.on_key(KeyCode::Backspace, false, false);
+        assert!(!k.command_held(Command::Rewind));
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
 //! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute, F11 = fullscreen.
+//! Practice: F1-F4 save a savestate, F5-F8 load one, Backspace (held) rewinds, F9 stops
+//! the clock and F10 then advances one frame; on the level menu S (or Select) enters a
+//! TetrisGYM seed.
 //!
 //! [`play_replay`] is the replay viewer: a [`nestris_replay::Replay`] played back in the
 //! window with the same picture, HUD and sound, paused, stepped frame by frame (back
@@ -34,8 +37,10 @@ pub mod hud;
 pub mod input;
 mod options;
 pub mod playback;
+pub mod practice;
 pub mod progress;
 mod screen;
+pub mod seed;
 mod session;
 mod sfx;
 mod status;
