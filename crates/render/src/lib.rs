@@ -39,13 +39,14 @@ pub mod palette;
 mod png_io;
 mod screens;
 mod tiles;
+pub mod versus;
 
 use nestris_core::Game;
 
 pub use frame::{scale_into, Frame, HEIGHT, WIDTH};
 pub use layout::{FIELD_X, FIELD_Y};
 pub use palette::LevelColours;
-pub use png_io::{decode_png, encode_png, encode_png_pixels, DecodeError};
+pub use png_io::{decode_png, decode_png_pixels, encode_png, encode_png_pixels, DecodeError};
 
 /// Draws the screen the game shows now into `frame` (every pixel is written), in the
 /// cartridge's level colours.

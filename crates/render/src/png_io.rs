@@ -90,11 +90,29 @@ impl std::error::Error for DecodeError {}
 /// Reads a PNG file back into a frame (any colour type the decoder can expand to 8-bit
 /// RGB or RGBA; alpha is dropped).
 pub fn decode_png(bytes: &[u8]) -> Result<Frame, DecodeError> {
+    let (pixels, width, height) = decode_png_pixels(bytes, WIDTH * HEIGHT)?;
+    if (width, height) != (WIDTH, HEIGHT) {
+        return Err(DecodeError::Size {
+            width: width as u32,
+            height: height as u32,
+        });
+    }
+    let mut frame = Frame::new();
+    frame.pixels = pixels;
+    Ok(frame)
+}
+
+/// Reads a PNG picture of any size up to `max_pixels` (a wider picture: the HUD's, the
+/// versus screen's) as `0xRRGGBB` pixels, with its width and height.
+pub fn decode_png_pixels(
+    bytes: &[u8],
+    max_pixels: usize,
+) -> Result<(Vec<u32>, usize, usize), DecodeError> {
     let mut dec = ::png::Decoder::new(Cursor::new(bytes));
     dec.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
     let mut reader = dec.read_info().map_err(DecodeError::Png)?;
     let (width, height) = (reader.info().width, reader.info().height);
-    if (width as usize, height as usize) != (WIDTH, HEIGHT) {
+    if (width as usize).saturating_mul(height as usize) > max_pixels {
         return Err(DecodeError::Size { width, height });
     }
     let size = reader
@@ -109,20 +127,20 @@ pub fn decode_png(bytes: &[u8]) -> Result<Frame, DecodeError> {
         ::png::ColorType::GrayscaleAlpha => 2,
         other => return Err(DecodeError::Format(format!("{other:?}"))),
     };
-    let mut frame = Frame::new();
-    for (i, px) in buf[..info.buffer_size()]
-        .chunks_exact(channels)
-        .take(WIDTH * HEIGHT)
-        .enumerate()
+    let n = width as usize * height as usize;
+    let mut pixels = vec![0; n];
+    for (p, px) in pixels
+        .iter_mut()
+        .zip(buf[..info.buffer_size()].chunks_exact(channels))
     {
         let (r, g, b) = if channels < 3 {
             (px[0], px[0], px[0])
         } else {
             (px[0], px[1], px[2])
         };
-        frame.pixels[i] = u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
+        *p = u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
     }
-    Ok(frame)
+    Ok((pixels, width as usize, height as usize))
 }
 
 #[cfg(test)]
