@@ -17,6 +17,7 @@ mod replay;
 mod rng;
 mod screenshot;
 mod sim;
+mod versus;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -49,6 +50,9 @@ enum Command {
     Screenshot(screenshot::Args),
     /// The AI: play headless, the standard benchmark, weight tuning.
     Ai(ai::Args),
+    /// Two players on the same pieces: side by side, against the AI, a ghost, or over
+    /// the network.
+    Versus(versus::Args),
 }
 
 /// `--crash MODE`: a crash mode by its name (`cartridge`, `show`, `topout`, `off`).
@@ -138,6 +142,7 @@ fn main() -> ExitCode {
         Some(Command::Rng(args)) => rng::run(&args),
         Some(Command::Screenshot(args)) => screenshot::run(&args),
         Some(Command::Ai(args)) => ai::run(&args),
+        Some(Command::Versus(args)) => versus::run(&args),
     };
     match result {
         Ok(code) => code,

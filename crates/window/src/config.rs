@@ -43,6 +43,28 @@ advance = ["F10"]
 # gamepad does the same there.
 seed = ["S"]
 
+# Versus on one keyboard (nestris versus): its two halves. With a gamepad each, the
+# first pad plays player 1 and the second player 2.
+[versus.p1]
+up = ["W"]
+down = ["S"]
+left = ["A"]
+right = ["D"]
+a = ["G"]
+b = ["F"]
+start = ["Tab"]
+select = ["Q"]
+
+[versus.p2]
+up = ["Up"]
+down = ["Down"]
+left = ["Left"]
+right = ["Right"]
+a = ["Slash"]
+b = ["Period"]
+start = ["Enter"]
+select = ["RightShift"]
+
 # Gamepad face and menu buttons (the D-pad and the left stick always steer).
 # Names: South, East, North, West, Select, Start, Mode, LeftTrigger, RightTrigger,
 # LeftTrigger2, RightTrigger2, LeftThumb, RightThumb.
@@ -87,6 +109,67 @@ pub struct Config {
     pub gamepad: PadBindings,
     /// Master volume 0.0..=1.0.
     pub volume: f32,
+    /// Versus on one keyboard: player 1's half and player 2's.
+    pub versus: [PlayerKeys; 2],
+}
+
+/// One player's keys for the eight NES buttons.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PlayerKeys {
+    /// D-pad up.
+    pub up: Vec<KeyCode>,
+    /// D-pad down.
+    pub down: Vec<KeyCode>,
+    /// D-pad left.
+    pub left: Vec<KeyCode>,
+    /// D-pad right.
+    pub right: Vec<KeyCode>,
+    /// A (rotate clockwise).
+    pub a: Vec<KeyCode>,
+    /// B (rotate counter-clockwise).
+    pub b: Vec<KeyCode>,
+    /// Start.
+    pub start: Vec<KeyCode>,
+    /// Select.
+    pub select: Vec<KeyCode>,
+}
+
+impl PlayerKeys {
+    /// The keys as bindings of a single player's map (no front-end commands).
+    pub fn bindings(&self) -> KeyBindings {
+        KeyBindings {
+            up: self.up.clone(),
+            down: self.down.clone(),
+            left: self.left.clone(),
+            right: self.right.clone(),
+            a: self.a.clone(),
+            b: self.b.clone(),
+            start: self.start.clone(),
+            select: self.select.clone(),
+            quit: Vec::new(),
+            mute: Vec::new(),
+            fullscreen: Vec::new(),
+            save: Vec::new(),
+            load: Vec::new(),
+            rewind: Vec::new(),
+            freeze: Vec::new(),
+            advance: Vec::new(),
+            seed: Vec::new(),
+        }
+    }
+
+    fn named(&self) -> [(&'static str, &Vec<KeyCode>); 8] {
+        [
+            ("up", &self.up),
+            ("down", &self.down),
+            ("left", &self.left),
+            ("right", &self.right),
+            ("a", &self.a),
+            ("b", &self.b),
+            ("start", &self.start),
+            ("select", &self.select),
+        ]
+    }
 }
 
 /// Keys for each NES button and each front-end action.
@@ -221,6 +304,28 @@ impl Default for Config {
                 deadzone: 0.5,
             },
             volume: 0.6,
+            versus: [
+                PlayerKeys {
+                    up: vec![KeyW],
+                    down: vec![KeyS],
+                    left: vec![KeyA],
+                    right: vec![KeyD],
+                    a: vec![KeyG],
+                    b: vec![KeyF],
+                    start: vec![Tab],
+                    select: vec![KeyQ],
+                },
+                PlayerKeys {
+                    up: vec![ArrowUp],
+                    down: vec![ArrowDown],
+                    left: vec![ArrowLeft],
+                    right: vec![ArrowRight],
+                    a: vec![Slash],
+                    b: vec![Period],
+                    start: vec![Enter],
+                    select: vec![ShiftRight],
+                },
+            ],
         }
     }
 }
@@ -351,6 +456,10 @@ impl Config {
                 deadzone: pad.deadzone.map_or(d.gamepad.deadzone, |v| v.into_inner()),
             },
             volume: file.sound.volume.map_or(d.volume, |v| v.into_inner()),
+            versus: [
+                file.versus.p1.keys(&d.versus[0]),
+                file.versus.p2.keys(&d.versus[1]),
+            ],
         };
         if config.keys.quit.is_empty() {
             return Err(err(None, "keys.quit needs at least one key".into()));
@@ -408,6 +517,26 @@ impl Config {
                 ),
             ));
         }
+        // The two halves of the keyboard must not share a key.
+        let [p1, p2] = &config.versus;
+        let halves: Vec<(String, &Vec<KeyCode>)> = p1
+            .named()
+            .iter()
+            .map(|(n, k)| (format!("versus.p1.{n}"), *k))
+            .chain(
+                p2.named()
+                    .iter()
+                    .map(|(n, k)| (format!("versus.p2.{n}"), *k)),
+            )
+            .collect();
+        let names: Vec<(&str, &Vec<KeyCode>)> =
+            halves.iter().map(|(n, k)| (n.as_str(), *k)).collect();
+        if let Some((one, other, key)) = bound_twice(&names) {
+            return Err(err(
+                None,
+                format!("{one} and {other} both have {key:?}: a key does one thing"),
+            ));
+        }
         Ok(config)
     }
 
@@ -461,6 +590,45 @@ struct FileConfig {
     keys: FileKeys,
     gamepad: FilePad,
     sound: FileSound,
+    versus: FileVersus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FileVersus {
+    p1: FilePlayerKeys,
+    p2: FilePlayerKeys,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct FilePlayerKeys {
+    up: Option<Vec<KeyName>>,
+    down: Option<Vec<KeyName>>,
+    left: Option<Vec<KeyName>>,
+    right: Option<Vec<KeyName>>,
+    a: Option<Vec<KeyName>>,
+    b: Option<Vec<KeyName>>,
+    start: Option<Vec<KeyName>>,
+    select: Option<Vec<KeyName>>,
+}
+
+impl FilePlayerKeys {
+    fn keys(self, d: &PlayerKeys) -> PlayerKeys {
+        let take = |v: Option<Vec<KeyName>>, def: &Vec<KeyCode>| {
+            v.map_or_else(|| def.clone(), |v| v.into_iter().map(|k| k.0).collect())
+        };
+        PlayerKeys {
+            up: take(self.up, &d.up),
+            down: take(self.down, &d.down),
+            left: take(self.left, &d.left),
+            right: take(self.right, &d.right),
+            a: take(self.a, &d.a),
+            b: take(self.b, &d.b),
+            start: take(self.start, &d.start),
+            select: take(self.select, &d.select),
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -658,6 +826,18 @@ mod tests {
         let ten = "[keys]\nsave = [\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"0\"]\n";
         let e = Config::parse(ten, p()).unwrap_err();
         assert!(e.to_string().contains("at most 9"), "{e}");
+    }
+
+    #[test]
+    fn the_versus_halves_are_remappable_and_may_not_share_a_key() {
+        let c = Config::parse("[versus.p1]\na = [\"H\"]\n", p()).unwrap();
+        assert_eq!(c.versus[0].a, vec![KeyCode::KeyH]);
+        assert_eq!(c.versus[1], Config::default().versus[1]);
+        let e = Config::parse("[versus.p2]\nleft = [\"A\"]\n", p()).unwrap_err();
+        assert!(
+            e.to_string().contains("versus.p1.left and versus.p2.left"),
+            "{e}"
+        );
     }
 
     #[test]

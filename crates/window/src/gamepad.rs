@@ -102,6 +102,8 @@ pub struct Gamepads {
     gilrs: Option<Gilrs>,
     map: PadMap,
     latched: Buttons,
+    /// Presses of the first two pads since the last sample, for two players.
+    latched_each: [Buttons; 2],
 }
 
 impl std::fmt::Debug for Gamepads {
@@ -127,6 +129,7 @@ impl Gamepads {
             gilrs,
             map: PadMap::new(bindings),
             latched: Buttons::NONE,
+            latched_each: [Buttons::NONE; 2],
         }
     }
 
@@ -137,7 +140,15 @@ impl Gamepads {
         };
         while let Some(ev) = gilrs.next_event() {
             match ev.event {
-                EventType::ButtonPressed(b, _) => self.latched |= self.map.button(b),
+                EventType::ButtonPressed(b, _) => {
+                    let nes = self.map.button(b);
+                    self.latched |= nes;
+                    // Which player: the pad's place among those connected (by id).
+                    let place = gilrs.gamepads().position(|(id, _)| id == ev.id);
+                    if let Some(l) = place.and_then(|i| self.latched_each.get_mut(i)) {
+                        *l |= nes;
+                    }
+                }
                 EventType::Connected => {
                     let name = gilrs.gamepad(ev.id).name().to_string();
                     eprintln!("nestris: gamepad connected: {name}");
@@ -148,9 +159,28 @@ impl Gamepads {
         }
     }
 
+    /// The buttons for this frame of the first two pads (by the order they are known
+    /// in), for two players; clears the latches.
+    pub fn sample_two(&mut self) -> [Buttons; 2] {
+        self.poll();
+        self.latched = Buttons::NONE;
+        let mut out = std::mem::take(&mut self.latched_each);
+        if let Some(gilrs) = &self.gilrs {
+            for ((_, pad), o) in gilrs.gamepads().zip(out.iter_mut()) {
+                *o |= self.map.state(
+                    |b| pad.is_pressed(b),
+                    pad.value(Axis::LeftStickX),
+                    pad.value(Axis::LeftStickY),
+                );
+            }
+        }
+        out
+    }
+
     /// The buttons for this frame from every connected pad; clears the latches.
     pub fn sample(&mut self) -> Buttons {
         self.poll();
+        self.latched_each = [Buttons::NONE; 2];
         let mut out = std::mem::take(&mut self.latched);
         if let Some(gilrs) = &self.gilrs {
             for (_, pad) in gilrs.gamepads() {
@@ -194,6 +224,7 @@ mod tests {
     fn no_gamepad_is_no_problem() {
         let mut pads = Gamepads::new(&Config::default().gamepad);
         assert_eq!(pads.sample(), Buttons::NONE);
+        assert_eq!(pads.sample_two(), [Buttons::NONE; 2]);
         assert!(format!("{pads:?}").contains("available"));
     }
 }

@@ -44,10 +44,12 @@ pub mod seed;
 mod session;
 mod sfx;
 mod status;
+pub mod versus;
 pub mod viewer;
 
 pub use app::run;
 pub use error::WindowError;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
+pub use versus::{run_versus, Opponent, VersusOptions};
 pub use viewer::{play_replay, ReplayViewerOptions};

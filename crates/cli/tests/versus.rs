@@ -1,0 +1,132 @@
+//! `nestris versus` over the network between two processes on loopback: each side, an AI
+//! at its controls, simulates the other from the inputs it streams, and both end up with
+//! the same two games (each side's view of the other is the other's own game).
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn nestris() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nestris"))
+}
+
+fn json(out: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(out).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {}", String::from_utf8_lossy(out));
+    })
+}
+
+#[test]
+fn a_network_match_between_two_processes_shows_each_side_the_other_s_true_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let host = nestris()
+        .args([
+            "versus",
+            "--host",
+            &port.to_string(),
+            "--headless",
+            "--frames",
+            "2400",
+        ])
+        .args(["--seed", "C0FFEE", "--best-of", "3", "--ai-hz", "30"])
+        .arg("-o")
+        .arg(dir.path().join("host.nestrisvs"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The host may not be listening yet: the joiner tries again for a while.
+    let started = Instant::now();
+    let joined = loop {
+        let out = nestris()
+            .args([
+                "versus",
+                "--join",
+                &format!("127.0.0.1:{port}"),
+                "--headless",
+            ])
+            .args(["--frames", "2000", "--ai-hz", "15"])
+            .arg("-o")
+            .arg(dir.path().join("guest.nestrisvs"))
+            .output()
+            .unwrap();
+        if out.status.success() {
+            break out;
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            started.elapsed() < Duration::from_secs(30) && err.contains("refused"),
+            "the joiner failed: {err}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let hosted = host.wait_with_output().unwrap();
+    assert!(
+        hosted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&hosted.stderr)
+    );
+    let (h, j) = (json(&hosted.stdout), json(&joined.stdout));
+    assert_eq!(h["me"], 1);
+    assert_eq!(j["me"], 2);
+    assert_eq!(j["seed"], "C0FFEE", "the joiner plays the host's setup");
+    assert_eq!(
+        h["closed"],
+        serde_json::Value::Null,
+        "a goodbye, not a drop"
+    );
+    for p in 0..2 {
+        assert_eq!(h["players"][p], j["players"][p], "player {}", p + 1);
+    }
+    assert_eq!(h["players"][0]["frames"], 2400);
+    assert_eq!(h["players"][1]["frames"], 2000);
+    assert!(
+        h["players"][0]["score"].as_u64().unwrap() > 0,
+        "the AI played"
+    );
+    // Both files hold the match and verify.
+    for name in ["host.nestrisvs", "guest.nestrisvs"] {
+        let r = nestris_versus::file::VersusReplay::load(&dir.path().join(name)).unwrap();
+        r.verify().unwrap();
+    }
+}
+
+#[test]
+fn bad_versus_command_lines_are_refused_with_one_line() {
+    for args in [
+        vec!["versus", "--best-of", "4"],
+        vec!["versus", "--seed", "1234567"],
+        vec!["versus", "--seed", "XYZ"],
+        vec!["versus", "--headless", "--frames", "10"],
+        vec!["versus", "--ai", "--join", "127.0.0.1:1"],
+        vec!["versus", "--host", "1", "--join", "127.0.0.1:1"],
+    ] {
+        let out = nestris().args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Nobody there: one line, non-zero.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let out = nestris()
+        .args([
+            "versus",
+            "--join",
+            &format!("127.0.0.1:{port}"),
+            "--headless",
+            "--frames",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("joining"), "{err}");
+}
