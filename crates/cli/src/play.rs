@@ -60,6 +60,25 @@ pub struct Args {
     /// timing is lost in the game's first frames of music.
     #[arg(long, value_name = "MODE", default_value = "cartridge", value_parser = crate::parse_crash_mode)]
     pub crash: nestris_core::CrashMode,
+    /// Start in a practice game instead of at power-on: transition (five lines before
+    /// the first level-up), tetris-ready (a stack with the well open), ks or ksx2 (one or
+    /// two rows a frame from --cap lines on), halt (the game ends at --cap lines). Scores
+    /// of the session are not kept; the replay starts from the practice game.
+    #[arg(long, value_name = "NAME", value_parser = parse_trainer, conflicts_with_all = ["tui", "ai"])]
+    pub trainer: Option<nestris_core::trainer::Trainer>,
+    /// The trainer's start level (0-19).
+    #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "trainer", value_parser = clap::value_parser!(u8).range(0..=19))]
+    pub level: u8,
+    /// The cap trainers' line count (ks, ksx2: from the start by default; halt: 100).
+    #[arg(long, value_name = "LINES", requires = "trainer", value_parser = clap::value_parser!(u16).range(0..=999))]
+    pub cap: Option<u16>,
+}
+
+/// `--trainer NAME`.
+fn parse_trainer(name: &str) -> Result<nestris_core::trainer::Trainer, String> {
+    nestris_core::trainer::Trainer::from_name(name).ok_or_else(|| {
+        format!("unknown trainer {name:?}: use transition, tetris-ready, ks, ksx2 or halt")
+    })
 }
 
 /// The input model for a tap rate in Hz.
@@ -122,6 +141,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         mute: args.mute,
         crash_mode: args.crash,
         colours: args.colours,
+        start: args.trainer.map(|t| {
+            let default_cap = if t == nestris_core::trainer::Trainer::Halt {
+                100
+            } else {
+                0
+            };
+            t.game(region, args.level, args.cap.unwrap_or(default_cap))
+        }),
         ..Default::default()
     };
     if let Some(s) = args.scale {

@@ -48,6 +48,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod timing;
+pub mod trainer;
 mod variant;
 pub mod view;
 

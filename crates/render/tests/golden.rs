@@ -425,6 +425,23 @@ fn a_seed_is_shown_on_the_level_menu_and_in_play() {
     check("play_seeded_level18", &run.frame());
 }
 
+/// `docs/trainer.png`: the tetris-ready trainer at level 18, its first piece falling.
+#[test]
+fn the_trainer_picture_in_the_docs_is_what_the_code_draws() {
+    use nestris_core::trainer::Trainer;
+    let game = Trainer::TetrisReady.game(Region::Ntsc, 18, 0);
+    let mut run = Run::new(game);
+    run.until(200, |g| g.state().y >= 4);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/trainer.png");
+    let frame = run.frame();
+    if std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, encode_png(&frame)).unwrap();
+        return;
+    }
+    let want = decode_png(&std::fs::read(&path).expect("docs/trainer.png")).unwrap();
+    assert!(want == frame, "docs/trainer.png is not what the code draws");
+}
+
 #[test]
 fn level_menu_b_type() {
     let mut run = to_level_menu(|r| {

@@ -97,6 +97,9 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
     );
     session.set_crash_mode(options.crash_mode);
     session.set_colours(options.colours);
+    if let Some(game) = options.start.take() {
+        session.start_from(game);
+    }
     let pacing_log = PacingLog::from_env().map_err(WindowError::PacingLog)?;
     let (w, h) = session.canvas_size();
     let mut app = App {

@@ -42,6 +42,9 @@ pub struct WindowOptions {
     pub crash_mode: CrashMode,
     /// The blocks' colours: the cartridge's (default) or this project's.
     pub colours: LevelColours,
+    /// Start in this game instead of at power-on (a trainer's practice start): its high-
+    /// score table is replaced by the kept one, and no score of the session is kept.
+    pub start: Option<Game>,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -59,6 +62,7 @@ impl fmt::Debug for WindowOptions {
             .field("replay", &self.replay)
             .field("crash_mode", &self.crash_mode)
             .field("colours", &self.colours)
+            .field("start", &self.start.is_some())
             .finish()
     }
 }
@@ -80,6 +84,7 @@ impl Default for WindowOptions {
             replay: None,
             crash_mode: CrashMode::Cartridge,
             colours: LevelColours::Classic,
+            start: None,
         }
     }
 }

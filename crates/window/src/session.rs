@@ -259,6 +259,19 @@ impl Session {
         }
     }
 
+    /// Plays from `game` instead of the power-on (a trainer's start): the kept high-score
+    /// table is put in its memory, the replay starts from it, and from here no score is
+    /// kept (a practice start is not a game the cartridge deals).
+    pub fn start_from(&mut self, game: Game) {
+        let mut s = game.snapshot();
+        s.flow.high_scores = self.game.state().flow.high_scores.clone();
+        self.game = Game::from_snapshot(s).unwrap_or(game);
+        self.recording = self.recording.take().map(|r| r.starting_from(&self.game));
+        self.keep_high_scores(Instant::now(), true);
+        self.practising = true;
+        self.practice = Practice::default();
+    }
+
     /// Saves a savestate in `slot` (from 0).
     pub fn save_state(&mut self, slot: usize) {
         if self.asking_quit || self.seed_entry.is_some() {
@@ -845,5 +858,21 @@ mod tests {
         );
         // A second console given the same seed deals the same pieces: the core's test
         // (`variant::tests`) shows it; here, the seed is on the level menu's picture too.
+    }
+
+    #[test]
+    fn a_trainer_start_is_played_recorded_and_keeps_no_score() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), false);
+        let g = nestris_core::trainer::Trainer::TetrisReady.game(Region::Ntsc, 18, 0);
+        s.start_from(g);
+        assert!(s.in_play());
+        assert!(s.practising);
+        let t = play(&mut s, Instant::now(), 600, 5);
+        run(&mut s, t, 1, Buttons::NONE);
+        s.finish().unwrap();
+        let (_, hash) = replayed_hash(&s);
+        assert_eq!(hash, s.game().state().state_hash());
+        assert!(!dir.path().join("highscores.json").exists() || s.practising);
     }
 }
