@@ -33,9 +33,7 @@ use crate::inputs::InputModel;
 use crate::movegen::{Placement, Start};
 use crate::search::{Progress, Search};
 use nestris_core::tables::{ORIENTATION_CELLS, ORIENTATION_TYPE, ROTATE_A, SPAWN_TABLE};
-use nestris_core::{
-    bcd, Buttons, CrashMode, FrameEvents, Game, GameSetup, PlayState, Region, Resume,
-};
+use nestris_core::{bcd, Buttons, CrashMode, FrameEvents, Game, GameSetup, PlayState, Resume};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -61,7 +59,12 @@ const FRAME_LETTERS: [(u8, char); 8] = [
 
 /// Request fields of StackRabbit's that the coach accepts and ignores (search settings
 /// of its own engine).
-const IGNORED_FIELDS: [&str; 4] = ["lookaheadDepth", "playoutCount", "playoutLength", "arrWasReset"];
+const IGNORED_FIELDS: [&str; 4] = [
+    "lookaheadDepth",
+    "playoutCount",
+    "playoutLength",
+    "arrWasReset",
+];
 
 /// StackRabbit's fields for a piece already moved; only their spawn values (0) are
 /// accepted, since a position here starts at the spawn.
@@ -164,7 +167,9 @@ impl Request {
         ];
         for key in map.keys() {
             let k = key.as_str();
-            if !KNOWN.contains(&k) && !IGNORED_FIELDS.contains(&k) && !SPAWN_ONLY_FIELDS.contains(&k)
+            if !KNOWN.contains(&k)
+                && !IGNORED_FIELDS.contains(&k)
+                && !SPAWN_ONLY_FIELDS.contains(&k)
             {
                 return Err(CoachError::UnknownField(key.chars().take(40).collect()));
             }
@@ -341,7 +346,10 @@ fn piece(field: &'static str, v: &Value) -> Result<u8, CoachError> {
 fn timeline(v: &Value) -> Result<u8, CoachError> {
     const FIELD: &str = "inputFrameTimeline";
     let Value::String(s) = v else {
-        return Err(invalid(FIELD, "expected a string such as \"X.\" or \"X...\""));
+        return Err(invalid(
+            FIELD,
+            "expected a string such as \"X.\" or \"X...\"",
+        ));
     };
     if s.is_empty() || s.len() > 61 || !s.chars().all(|c| matches!(c, 'X' | '.' | '-')) {
         return Err(invalid(
@@ -462,7 +470,7 @@ fn compressed(s: &str) -> Result<[u16; 20], CoachError> {
     for (i, pair) in letters.as_bytes().chunks(2).enumerate() {
         let half = |b: u8| BOARD_LETTERS.find(b as char).unwrap_or(0) as u16;
         // Five bits each, the highest bit the leftmost column.
-        let bits = half(pair[0]) << 5 | half(pair[1]);
+        let bits = (half(pair[0]) << 5) | half(pair[1]);
         let mut row = 0;
         for c in 0..10 {
             if bits & (1 << (9 - c)) != 0 {
@@ -478,12 +486,12 @@ fn compressed(s: &str) -> Result<[u16; 20], CoachError> {
 }
 
 fn lines_bcd(lines: u16) -> [u8; 2] {
-    let byte = |n: u16| ((n / 10) << 4 | n % 10) as u8;
+    let byte = |n: u16| (((n / 10) << 4) | (n % 10)) as u8;
     [byte(lines % 100), byte(lines / 100)]
 }
 
 fn score_bcd(score: u32) -> [u8; 3] {
-    let byte = |n: u32| ((n / 10) << 4 | n % 10) as u8;
+    let byte = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
     [
         byte(score % 100),
         byte(score / 100 % 100),
@@ -581,7 +589,8 @@ pub fn suggest(request: &Request, weights: &Weights) -> Result<Answer, CoachErro
     }
     let mut moves = Vec::new();
     for r in ranked.iter().take(request.top) {
-        let inputs = without_idle_presses(&game, r.placement, search.movegen().inputs(&r.placement));
+        let inputs =
+            without_idle_presses(&game, r.placement, search.movegen().inputs(&r.placement));
         moves.push(play(&game, r.placement, r.value, r.next, &inputs)?);
     }
     Ok(Answer {
@@ -661,10 +670,11 @@ fn play(
 }
 
 /// `inputs` without the presses that change nothing: the move generator's path to a
-/// placement may press a rotation that fails or a direction into a wall on the way (the
-/// search keeps the first path it finds, not the shortest), which a person should not be
-/// told to do. A press, or one button of it, is dropped when the piece still locks in the
-/// same place on the same frame, played on the engine.
+/// placement may press a rotation that fails, a direction into a wall, or a direction and
+/// then its opposite (the search keeps the first path it finds, not the one with the
+/// fewest presses), which a person should not be told to do. A press, one button of it,
+/// or two presses together are dropped when the piece still locks in the same place on
+/// the same frame, played on the engine.
 fn without_idle_presses(game: &Game, p: Placement, mut inputs: Vec<Buttons>) -> Vec<Buttons> {
     let locks_there = |inputs: &[Buttons]| {
         let mut g = game.clone();
@@ -679,25 +689,46 @@ fn without_idle_presses(game: &Game, p: Placement, mut inputs: Vec<Buttons>) -> 
         }
         false
     };
-    for f in (0..inputs.len()).rev() {
-        let bits = inputs[f].bits();
-        if bits == 0 {
-            continue;
+    // Each try clears some buttons in some frames; kept when the piece still locks there.
+    let attempt = |inputs: &mut Vec<Buttons>, clear: &[(usize, u8)]| {
+        let before = inputs.clone();
+        for &(f, bits) in clear {
+            inputs[f] = Buttons(inputs[f].bits() & !bits);
         }
-        // The whole press first, then each of its buttons alone.
-        let mut drops = vec![bits];
-        drops.extend((0..8).map(|i| 1u8 << i).filter(|b| bits & b != 0 && *b != bits));
-        for drop in drops {
-            let before = inputs[f];
-            inputs[f] = Buttons(before.bits() & !drop);
-            if locks_there(&inputs) {
-                if inputs[f].bits() == 0 {
-                    break;
-                }
-            } else {
-                inputs[f] = before;
+        let kept = locks_there(inputs);
+        if !kept {
+            *inputs = before;
+        }
+        kept
+    };
+    let taps = |inputs: &[Buttons]| -> Vec<usize> {
+        (0..inputs.len())
+            .filter(|&f| inputs[f].bits() != 0)
+            .collect()
+    };
+    for f in taps(&inputs).into_iter().rev() {
+        let bits = inputs[f].bits();
+        if !attempt(&mut inputs, &[(f, bits)]) {
+            for b in (0..8)
+                .map(|i| 1u8 << i)
+                .filter(|b| bits & b != 0 && *b != bits)
+            {
+                attempt(&mut inputs, &[(f, b)]);
             }
         }
+    }
+    // Pairs: a shift and its undoing, two turns that cancel.
+    'pairs: loop {
+        let t = taps(&inputs);
+        for (i, &a) in t.iter().enumerate() {
+            for &b in &t[i + 1..] {
+                let clear = [(a, inputs[a].bits()), (b, inputs[b].bits())];
+                if attempt(&mut inputs, &clear) {
+                    continue 'pairs;
+                }
+            }
+        }
+        break;
     }
     inputs
 }
@@ -767,10 +798,13 @@ fn taps_text(inputs: &[Buttons]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nestris_core::Region;
 
     fn request(extra: &str) -> String {
         let well = "0".repeat(160) + &"1111111110".repeat(4);
-        format!(r#"{{"board": "{well}", "currentPiece": "I", "nextPiece": "T", "level": 18, "lines": 0{extra}}}"#)
+        format!(
+            r#"{{"board": "{well}", "currentPiece": "I", "nextPiece": "T", "level": 18, "lines": 0{extra}}}"#
+        )
     }
 
     #[test]
@@ -778,7 +812,10 @@ mod tests {
         let r = Request::parse(&request("")).unwrap();
         let a = suggest(&r, &Weights::default()).unwrap();
         let best = a.best.unwrap();
-        assert_eq!((best.orientation, best.x, best.y, best.cleared), (17, 9, 18, 4));
+        assert_eq!(
+            (best.orientation, best.x, best.y, best.cleared),
+            (17, 9, 18, 4)
+        );
         assert_eq!(best.placement, [1, 4, 18]);
         assert_eq!(best.cells, [[16, 9], [17, 9], [18, 9], [19, 9]]);
         assert_eq!(best.resulting_board, "0".repeat(200));
@@ -787,7 +824,12 @@ mod tests {
         let seq = &best.input_sequence;
         let count = |set: &str| seq.chars().filter(|c| set.contains(*c)).count();
         assert_eq!((count("RGI"), count("AGF")), (4, 1), "{seq}");
-        assert_eq!(best.inputs_text.matches('R').count(), 4, "{}", best.inputs_text);
+        assert_eq!(
+            best.inputs_text.matches('R').count(),
+            4,
+            "{}",
+            best.inputs_text
+        );
         assert_eq!(best.frames, best.inputs.len());
         assert_eq!(a.moves.len(), 5);
         assert!(a.moves.windows(2).all(|w| w[0].value >= w[1].value));
@@ -815,13 +857,34 @@ mod tests {
                 assert!(!a.moves.is_empty());
                 for m in &a.moves {
                     assert!(m.inputs[..reaction].iter().all(|&b| b == 0));
-                    let taps: Vec<usize> = (0..m.inputs.len())
-                        .filter(|&f| m.inputs[f] != 0)
-                        .collect();
+                    let taps: Vec<usize> =
+                        (0..m.inputs.len()).filter(|&f| m.inputs[f] != 0).collect();
                     assert!(taps.windows(2).all(|w| w[1] - w[0] >= timeline.len()));
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_placement_reached_without_moving_is_answered_without_presses() {
+        let well = "0".repeat(160) + &"1111111110".repeat(4);
+        let text = format!(
+            r#"{{"board": "{well}", "currentPiece": "S", "level": 29, "lines": 230,
+                "inputFrameTimeline": "X...", "top": 20}}"#
+        );
+        let a = suggest(&Request::parse(&text).unwrap(), &Weights::default()).unwrap();
+        let straight = a
+            .moves
+            .iter()
+            .find(|m| (m.orientation, m.x) == (11, 5))
+            .unwrap();
+        assert!(
+            straight.inputs.iter().all(|&b| b == 0),
+            "{}",
+            straight.inputs_text
+        );
+        assert_eq!(straight.inputs_text, "no input: it falls in place");
+        assert_eq!(straight.placement, [0, 0, 14]);
     }
 
     #[test]
@@ -831,13 +894,18 @@ mod tests {
         let start = Start::from_game(&g).unwrap();
         assert_eq!(start, Start::spawn(r.board(), 18, 18, Region::Ntsc));
         let s = g.state();
-        assert_eq!((s.next_piece, s.level, s.lines, s.score), (2, 18, [0, 0], [0x56, 0x34, 0x12]));
+        assert_eq!(
+            (s.next_piece, s.level, s.lines, s.score),
+            (2, 18, [0, 0], [0x56, 0x34, 0x12])
+        );
     }
 
     #[test]
     fn boards_read_in_all_three_forms_alike() {
         let flat = "0".repeat(180) + "1000000001" + "1111111110";
-        let rows: Vec<String> = (0..20).map(|r| format!("\"{}\"", &flat[r * 10..r * 10 + 10])).collect();
+        let rows: Vec<String> = (0..20)
+            .map(|r| format!("\"{}\"", &flat[r * 10..r * 10 + 10]))
+            .collect();
         let arrays: Vec<String> = (0..20)
             .map(|r| {
                 let cells: Vec<&str> = flat[r * 10..r * 10 + 10]
@@ -855,8 +923,10 @@ mod tests {
             "\"18,qb,1\"".to_string(),
         ];
         let read = |b: &str| {
-            Request::parse(&format!(r#"{{"board": {b}, "currentPiece": "t", "level": 18, "lines": 0}}"#))
-                .map(|r| r.cells)
+            Request::parse(&format!(
+                r#"{{"board": {b}, "currentPiece": "t", "level": 18, "lines": 0}}"#
+            ))
+            .map(|r| r.cells)
         };
         let first = read(&forms[0]).unwrap();
         assert_eq!(first[19], 0x1FF);
@@ -872,15 +942,24 @@ mod tests {
             ("[1, 2]".to_string(), "not a JSON object"),
             ("{".to_string(), "not a JSON object"),
             (r#"{"board": "0101"}"#.to_string(), "200 characters"),
-            (request(r#", "level": 256"#).replace(r#""level": 18, "#, ""), "out of range"),
+            (
+                request(r#", "level": 256"#).replace(r#""level": 18, "#, ""),
+                "out of range",
+            ),
             (request("").replace(r#""I""#, r#""X""#), "T J Z O S L I"),
             (request(r#", "inputFrameTimeline": "X.X..""#), "only one X"),
             (request(r#", "tapHz": 17"#), "use 30, 20, 15 or 12"),
             (request(r#", "existingXOffset": 2"#), "only 0"),
             (request(r#", "frobnicate": 1"#), "unknown field"),
             (request(r#", "reactionTime": 300"#), "out of range"),
-            (request("").replace(r#""lines": 0"#, r#""lines": -1"#), "out of range"),
-            (r#"{"currentPiece": "T", "level": 18, "lines": 0}"#.to_string(), "missing field \"board\""),
+            (
+                request("").replace(r#""lines": 0"#, r#""lines": -1"#),
+                "out of range",
+            ),
+            (
+                r#"{"currentPiece": "T", "level": 18, "lines": 0}"#.to_string(),
+                "missing field \"board\"",
+            ),
             ("\"18,qb,2\"".to_string(), "not a JSON object"),
             (" ".repeat(MAX_REQUEST_BYTES + 1), "over"),
         ];
@@ -889,15 +968,17 @@ mod tests {
             assert!(e.contains(needle), "{text:.80}: {e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let e = Request::parse(r#"{"board": "18,qb,2", "currentPiece": "T", "level": 18, "lines": 0}"#)
-            .unwrap_err();
+        let e =
+            Request::parse(r#"{"board": "18,qb,2", "currentPiece": "T", "level": 18, "lines": 0}"#)
+                .unwrap_err();
         assert!(e.to_string().contains("21 rows"), "{e}");
     }
 
     #[test]
     fn a_piece_that_cannot_spawn_has_no_placement() {
         let blocked = "1111111110".repeat(20);
-        let text = format!(r#"{{"board": "{blocked}", "currentPiece": "T", "level": 18, "lines": 0}}"#);
+        let text =
+            format!(r#"{{"board": "{blocked}", "currentPiece": "T", "level": 18, "lines": 0}}"#);
         let a = suggest(&Request::parse(&text).unwrap(), &Weights::default()).unwrap();
         assert!(a.best.is_none() && a.moves.is_empty());
         assert!(a.no_placement.unwrap().contains("cannot spawn"));

@@ -17,6 +17,7 @@ mod replay;
 mod rng;
 mod screenshot;
 mod sim;
+mod suggest;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
