@@ -550,7 +550,7 @@ pub struct Move {
     /// The field after it, 200 characters `0`/`1` (rows cleared), as StackRabbit's
     /// `get-move` gives it.
     pub resulting_board: String,
-    /// Lines, level and score after it.
+    /// Lines after it.
     pub lines: u32,
     /// Level after it.
     pub level: u8,
