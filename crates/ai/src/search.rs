@@ -648,7 +648,7 @@ impl Search {
     /// With the preview known (`next`, an orientation id), each placement is followed by
     /// every preview placement; when `deep` > 0, the `deep` best placements are searched
     /// one piece further, over every piece the generator may deal after the preview
-    /// (weighted as it deals them), from each one's [`RANK_SECONDS`] best preview
+    /// (weighted as it deals them), from each one's three best preview
     /// placements, and only those `deep` placements are returned (their values weigh
     /// three pieces, the others' two). Without the preview, each placement's value is the
     /// best preview placement averaged over the pieces the generator may deal.
@@ -872,6 +872,44 @@ mod tests {
         assert_eq!(p.after(3).level, 18);
         assert_eq!(p.after(4).level, 19);
         assert_eq!(p.after(4).lines, [0x30, 0x01]);
+    }
+
+    #[test]
+    fn rank_without_the_deeper_search_chooses_as_best_does() {
+        let progress = Progress {
+            level: 18,
+            lines: [0x40, 0],
+        };
+        for (_, board) in crate::bench::sample_boards() {
+            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                let next = SPAWN_TABLE[(kind + 3) % 7];
+                let start = Start::spawn(board, spawn, 18, Region::Ntsc);
+                let mut s = Search::new(Weights::default(), InputModel::hz30());
+                let best = s.best(&start, next, progress).unwrap();
+                let ranked = s.rank(&start, Some(next), progress, 0);
+                assert_eq!(
+                    ranked.len(),
+                    s.movegen()
+                        .placements()
+                        .iter()
+                        .filter(|p| !p.tops_out)
+                        .count()
+                );
+                assert_eq!(
+                    (
+                        ranked[0].placement.o,
+                        ranked[0].placement.x,
+                        ranked[0].placement.y
+                    ),
+                    (best.o, best.x, best.y)
+                );
+                assert!(ranked.windows(2).all(|w| w[0].value >= w[1].value));
+                // The deeper search keeps only the eight it searched, still best first.
+                let deep = s.rank(&start, Some(next), progress, 8);
+                assert_eq!(deep.len(), ranked.len().min(8));
+                assert!(deep.windows(2).all(|w| w[0].value >= w[1].value));
+            }
+        }
     }
 
     #[test]
