@@ -14,6 +14,9 @@
 //!   of the next piece, and [`play_game`], which plays a whole game through
 //!   [`Game::step`](nestris_core::Game::step), so its inputs are a valid replay.
 //!
+//! [`coach`] answers a position given as JSON (StackRabbit's request shape) with the
+//! best placements, their values and their inputs (`nestris ai suggest`).
+//!
 //! Around them, [`benchmark`] plays many games in parallel on a fixed, published seed
 //! list and reports score and line statistics (the score also without the cartridge's
 //! 999,999 cap), and [`tune`] searches the weights by the cross-entropy method.
@@ -34,6 +37,7 @@
 pub mod bench;
 pub mod benchmark;
 pub mod board;
+pub mod coach;
 pub mod eval;
 pub mod format;
 pub mod inputs;
@@ -47,4 +51,4 @@ pub use eval::Weights;
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start};
 pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
-pub use search::{Dodge, Plan, Search, SearchOptions};
+pub use search::{Dodge, Plan, Ranked, Search, SearchOptions};

@@ -609,6 +609,148 @@ impl Search {
     }
 }
 
+/// A current-piece placement with the value of the best line found from it
+/// ([`Search::rank`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Ranked {
+    /// The placement.
+    pub placement: Placement,
+    /// The value of the best line that starts with it (negative infinity when every line
+    /// tops out).
+    pub value: f32,
+    /// The preview piece's placement in that line, when the preview is known.
+    pub next: Option<Placement>,
+}
+
+/// A preview placement kept for the deeper search: its value, the value of the two
+/// clears, the field and progress after it, and the placement.
+type Second = (f32, f32, Board, Progress, Placement);
+
+/// How many of a current placement's best preview placements [`Search::rank`] weighs over
+/// every piece that may follow.
+const RANK_SECONDS: usize = 3;
+
+/// How often the generator deals `kind` after `previous` relative to the others: a repeat
+/// is rerolled once, so it comes about a fifth as often as each other piece.
+fn deal_weight(kind: usize, previous: usize) -> f32 {
+    if kind == previous {
+        1.0
+    } else {
+        5.0
+    }
+}
+
+impl Search {
+    /// Every placement of the piece in `start` with the value of the best line from it,
+    /// best first, for a position known only by its field, pieces and progress (no game
+    /// whose generator would tell the pieces after: a coach's question).
+    ///
+    /// With the preview known (`next`, an orientation id), each placement is followed by
+    /// every preview placement; when `deep` > 0, the `deep` best placements are searched
+    /// one piece further, over every piece the generator may deal after the preview
+    /// (weighted as it deals them), from each one's three best preview
+    /// placements, and only those `deep` placements are returned (their values weigh
+    /// three pieces, the others' two). Without the preview, each placement's value is the
+    /// best preview placement averaged over the pieces the generator may deal.
+    pub fn rank(
+        &mut self,
+        start: &Start,
+        next: Option<u8>,
+        progress: Progress,
+        deep: usize,
+    ) -> Vec<Ranked> {
+        let take = self.first_ply(start, progress);
+        let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
+        let mut ranked = Vec::with_capacity(take);
+        // Per ranked placement, its best preview placements: (value, clears, field, progress).
+        let mut seconds: Vec<Vec<Second>> = Vec::with_capacity(take);
+        for k in 0..take {
+            let p = self.first.placements()[self.order[k].1];
+            let mut b = start.board;
+            let lines = b.place(p.o, p.x, p.y);
+            let prog = progress.after(lines);
+            let v1 = clear_value(&self.weights, lines);
+            let Some(next) = next else {
+                let (mut sum, mut weight) = (0.0, 0.0);
+                for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                    let w = deal_weight(kind, current);
+                    let start2 = self.spawn(b, spawn, prog);
+                    sum += w * self.best_second(&start2, prog, v1);
+                    weight += w;
+                }
+                ranked.push(Ranked {
+                    placement: p,
+                    value: sum / weight,
+                    next: None,
+                });
+                seconds.push(Vec::new());
+                continue;
+            };
+            let next_spawn = SPAWN_TABLE[ORIENTATION_TYPE[next as usize % 20] as usize];
+            let start2 = self.spawn(b, next_spawn, prog);
+            self.second.generate(&start2, &self.model);
+            let n = self.second.placements().len();
+            self.stats.placements += n as u64;
+            self.stats.evaluated += n as u64;
+            let mut best: (f32, Option<Placement>) = (f32::NEG_INFINITY, None);
+            let mut top: Vec<Second> = Vec::with_capacity(RANK_SECONDS + 1);
+            for j in 0..n {
+                let q = self.second.placements()[j];
+                if q.tops_out {
+                    continue;
+                }
+                let mut b2 = b;
+                let lines2 = b2.place(q.o, q.x, q.y);
+                let prog2 = prog.after(lines2);
+                let clears = v1 + clear_value(&self.weights, lines2);
+                let v = clears + self.leaf(&b2, 0, prog2);
+                if v > best.0 {
+                    best = (v, Some(q));
+                }
+                if top.len() < RANK_SECONDS || v > top[top.len() - 1].0 {
+                    let at = top.partition_point(|t| t.0 >= v);
+                    top.insert(at, (v, clears, b2, prog2, q));
+                    top.truncate(RANK_SECONDS);
+                }
+            }
+            ranked.push(Ranked {
+                placement: p,
+                value: best.0,
+                next: best.1,
+            });
+            seconds.push(top);
+        }
+        let by_value =
+            |a: &(Ranked, Vec<Second>), b: &(Ranked, Vec<Second>)| b.0.value.total_cmp(&a.0.value);
+        let mut both: Vec<_> = ranked.into_iter().zip(seconds).collect();
+        // Stable: equal values keep the one-piece order.
+        both.sort_by(by_value);
+        let Some(next) = next.filter(|_| deep > 0) else {
+            return both.into_iter().map(|(r, _)| r).collect();
+        };
+        let preview = ORIENTATION_TYPE[next as usize % 20] as usize;
+        both.truncate(deep);
+        for (r, top) in &mut both {
+            let mut best = (f32::NEG_INFINITY, r.next);
+            for &(_, clears, b2, prog2, q) in top.iter() {
+                let (mut sum, mut weight) = (0.0, 0.0);
+                for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                    let w = deal_weight(kind, preview);
+                    let start3 = self.spawn(b2, spawn, prog2);
+                    sum += w * self.best_second(&start3, prog2, clears);
+                    weight += w;
+                }
+                if sum / weight > best.0 {
+                    best = (sum / weight, Some(q));
+                }
+            }
+            (r.value, r.next) = best;
+        }
+        both.sort_by(by_value);
+        both.into_iter().map(|(r, _)| r).collect()
+    }
+}
+
 /// Keeps the `k` best pairs by value in `top`.
 fn push_top(top: &mut Vec<Pair>, k: usize, pair: Pair) {
     if top.len() == k {
@@ -730,6 +872,44 @@ mod tests {
         assert_eq!(p.after(3).level, 18);
         assert_eq!(p.after(4).level, 19);
         assert_eq!(p.after(4).lines, [0x30, 0x01]);
+    }
+
+    #[test]
+    fn rank_without_the_deeper_search_chooses_as_best_does() {
+        let progress = Progress {
+            level: 18,
+            lines: [0x40, 0],
+        };
+        for (_, board) in crate::bench::sample_boards() {
+            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                let next = SPAWN_TABLE[(kind + 3) % 7];
+                let start = Start::spawn(board, spawn, 18, Region::Ntsc);
+                let mut s = Search::new(Weights::default(), InputModel::hz30());
+                let best = s.best(&start, next, progress).unwrap();
+                let ranked = s.rank(&start, Some(next), progress, 0);
+                assert_eq!(
+                    ranked.len(),
+                    s.movegen()
+                        .placements()
+                        .iter()
+                        .filter(|p| !p.tops_out)
+                        .count()
+                );
+                assert_eq!(
+                    (
+                        ranked[0].placement.o,
+                        ranked[0].placement.x,
+                        ranked[0].placement.y
+                    ),
+                    (best.o, best.x, best.y)
+                );
+                assert!(ranked.windows(2).all(|w| w[0].value >= w[1].value));
+                // The deeper search keeps only the eight it searched, still best first.
+                let deep = s.rank(&start, Some(next), progress, 8);
+                assert_eq!(deep.len(), ranked.len().min(8));
+                assert!(deep.windows(2).all(|w| w[0].value >= w[1].value));
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `nestris ai`: the AI headless — play games (saved as replays), the standard benchmark,
-//! and weight tuning.
+//! and weight tuning (the coach, `ai suggest`, is `suggest.rs`).
 
 use anyhow::{bail, Context, Result};
 use clap::{Args as ClapArgs, Parser, Subcommand};
@@ -29,6 +29,9 @@ enum AiCommand {
     Bench(BenchArgs),
     /// Tune the evaluator's weights (cross-entropy method over fixed seeds).
     Tune(TuneArgs),
+    /// The coach: the best placements of a position given as JSON (StackRabbit's request
+    /// shape), with their inputs, as JSON.
+    Suggest(crate::suggest::Args),
 }
 
 /// How the AI plays.
@@ -179,6 +182,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Some(AiCommand::Play(p)) => play(p),
         Some(AiCommand::Bench(b)) => bench(b),
         Some(AiCommand::Tune(t)) => tune_weights(t),
+        Some(AiCommand::Suggest(s)) => crate::suggest::run(s),
     }
 }
 

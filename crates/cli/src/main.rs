@@ -18,6 +18,7 @@ mod rng;
 mod screenshot;
 mod sim;
 mod versus;
+mod suggest;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -384,3 +384,24 @@ pub fn play_placements<'py>(
         })
         .collect()
 }
+
+/// The coach of ``nestris-ai`` on request text: the JSON answer to one JSON request (the
+/// shapes of ``nestris ai suggest``; ``docs/AI.md``, "The coach"). ``nestris.ai.suggest``
+/// wraps it with dicts. Raises ``InvalidArgument`` for a request it does not accept.
+///
+/// >>> import json, nestris
+/// >>> well = "0" * 160 + "1111111110" * 4
+/// >>> request = {"board": well, "currentPiece": "I", "level": 18, "lines": 0}
+/// >>> json.loads(nestris._nestris.suggest_json(json.dumps(request)))["best"]["cleared"]
+/// 4
+#[pyfunction]
+#[pyo3(signature = (request, weights=None))]
+pub fn suggest_json(
+    py: Python<'_>,
+    request: &str,
+    weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let weights = weights_arg(weights)?;
+    py.detach(|| nestris_ai::coach::suggest_json(request, &weights))
+        .map_err(|e| invalid_argument(e.to_string()))
+}

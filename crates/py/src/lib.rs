@@ -5,9 +5,10 @@
 //! `env::FrameEnv`, the vectorized `vec::PyVecEnv` (`nestris.VecEnv`) that steps n
 //! games without the GIL into preallocated numpy arrays, their placement-level
 //! counterparts over `nestris-ai`'s move generator (`penv::PlacementEnv`,
-//! `pvec::PyVecPlacementEnv`), the AI player as a policy (`ai::PyAi`, `nestris.Ai`) —
-//! plus the package's exception classes and constants. The Python package around it
-//! (`python/nestris`) adds the Gymnasium environments and `evaluate`.
+//! `pvec::PyVecPlacementEnv`), the AI player as a policy (`ai::PyAi`, `nestris.Ai`) and
+//! its coach on JSON text (`ai::suggest_json`) — plus the package's exception classes and
+//! constants. The Python package around it (`python/nestris`) adds the Gymnasium
+//! environments, `evaluate` and `nestris.ai.suggest`.
 //!
 //! Built by maturin (`pip install ./crates/py`); see `crates/py/README.md`.
 
@@ -103,6 +104,7 @@ fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format_buttons, m)?)?;
     m.add_function(wrap_pyfunction!(eval::play_builtin, m)?)?;
     m.add_function(wrap_pyfunction!(ai::play_placements, m)?)?;
+    m.add_function(wrap_pyfunction!(ai::suggest_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SNAPSHOT_LEN", ENCODED_LEN)?;
     m.add("BOARD_SHAPE", (obs::ROWS, obs::COLS))?;

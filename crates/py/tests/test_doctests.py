@@ -12,7 +12,7 @@ import pytest
 import nestris
 from nestris import _nestris
 
-MODULES = ["nestris", "nestris.env", "nestris.vec", "nestris.evaluate"]
+MODULES = ["nestris", "nestris.env", "nestris.vec", "nestris.evaluate", "nestris.ai"]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 

@@ -16,6 +16,8 @@ The engine is the Rust crate ``nestris-core``; this package wraps it:
   (see :mod:`nestris.vec`).
 * :class:`Ai` -- the AI player of ``nestris-ai`` as a policy (``plan(game)``,
   ``choose(env)``).
+* :func:`nestris.ai.suggest` -- the coach: the best placements of a position given as a
+  dict (StackRabbit's request shape), with their values and inputs (see :mod:`nestris.ai`).
 * :func:`evaluate` -- many games with a policy, locally or on Ray
   (see :mod:`nestris.evaluate`).
 
@@ -124,6 +126,7 @@ class Event(enum.IntFlag):
 # The Python flags must be the engine's.
 assert {e.name: e.value for e in Event if e.value} == dict(_nestris.EVENT_FLAGS)
 
+from . import ai  # noqa: E402
 from .evaluate import evaluate  # noqa: E402
 from .vec import NesTetrisPlacementVectorEnv, NesTetrisVectorEnv  # noqa: E402
 from .env import NesTetrisEnv, NesTetrisPlacementEnv, PlacementSpace, register_envs  # noqa: E402
@@ -159,6 +162,7 @@ __all__ = [
     "VecEnv",
     "VecPlacementEnv",
     "__version__",
+    "ai",
     "evaluate",
     "format_buttons",
     "next_seed",
