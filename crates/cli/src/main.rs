@@ -17,8 +17,8 @@ mod replay;
 mod rng;
 mod screenshot;
 mod sim;
-mod versus;
 mod suggest;
+mod versus;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

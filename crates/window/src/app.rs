@@ -279,6 +279,7 @@ impl App {
             Command::Freeze => self.session.toggle_freeze(),
             Command::Advance => self.session.advance(),
             Command::Seed => self.session.open_seed_entry(Buttons::NONE),
+            Command::Coach => self.session.toggle_coach(),
         }
     }
 

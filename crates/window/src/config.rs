@@ -42,6 +42,8 @@ advance = ["F10"]
 # On the level menu: enter a TetrisGYM seed (same seed, same pieces). Select on a
 # gamepad does the same there.
 seed = ["S"]
+# The coach: the AI's suggested placement outlined on the field, on or off.
+coach = ["C"]
 
 # Versus on one keyboard (nestris versus): its two halves. With a gamepad each, the
 # first pad plays player 1 and the second player 2.
@@ -155,6 +157,7 @@ impl PlayerKeys {
             freeze: Vec::new(),
             advance: Vec::new(),
             seed: Vec::new(),
+            coach: Vec::new(),
         }
     }
 
@@ -209,6 +212,8 @@ pub struct KeyBindings {
     pub advance: Vec<KeyCode>,
     /// On the level menu: the seed entry.
     pub seed: Vec<KeyCode>,
+    /// The coach on or off.
+    pub coach: Vec<KeyCode>,
 }
 
 /// A gamepad button that can be bound (gilrs' names).
@@ -295,6 +300,7 @@ impl Default for Config {
                 freeze: vec![F9],
                 advance: vec![F10],
                 seed: vec![KeyS],
+                coach: vec![KeyC],
             },
             gamepad: PadBindings {
                 a: vec![PadButton::East],
@@ -447,6 +453,7 @@ impl Config {
                 freeze: take_new(keys.freeze, &d.keys.freeze),
                 advance: take_new(keys.advance, &d.keys.advance),
                 seed: take_new(keys.seed, &d.keys.seed),
+                coach: take_new(keys.coach, &d.keys.coach),
             },
             gamepad: PadBindings {
                 a: take_pad(pad.a, &d.gamepad.a),
@@ -495,6 +502,7 @@ impl Config {
             ("freeze", &k.freeze),
             ("advance", &k.advance),
             ("seed", &k.seed),
+            ("coach", &k.coach),
         ];
         if let Some((one, other, key)) = bound_twice(&keys) {
             return Err(err(
@@ -651,6 +659,7 @@ struct FileKeys {
     freeze: Option<Vec<KeyName>>,
     advance: Option<Vec<KeyName>>,
     seed: Option<Vec<KeyName>>,
+    coach: Option<Vec<KeyName>>,
 }
 
 #[derive(Deserialize, Default)]

@@ -33,6 +33,8 @@ pub enum Command {
     Advance,
     /// The seed entry (on the level menu).
     Seed,
+    /// The coach on or off.
+    Coach,
 }
 
 /// What one key does.
@@ -65,7 +67,7 @@ impl KeyMap {
         for (list, button) in buttons {
             bindings.extend(list.iter().map(|&k| (k, Binding::Button(button))));
         }
-        let commands: [(&Vec<KeyCode>, Command); 7] = [
+        let commands: [(&Vec<KeyCode>, Command); 8] = [
             (&keys.quit, Command::Quit),
             (&keys.mute, Command::Mute),
             (&keys.fullscreen, Command::Fullscreen),
@@ -73,6 +75,7 @@ impl KeyMap {
             (&keys.freeze, Command::Freeze),
             (&keys.advance, Command::Advance),
             (&keys.seed, Command::Seed),
+            (&keys.coach, Command::Coach),
         ];
         for (list, command) in commands {
             bindings.extend(list.iter().map(|&k| (k, Binding::Command(command))));

@@ -29,6 +29,7 @@
 mod app;
 mod audio;
 mod canvas;
+mod coach;
 pub mod config;
 mod error;
 mod font;

@@ -14,6 +14,7 @@ use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, Region};
 use nestris_render::{Frame, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
+use crate::coach::Coach;
 use crate::hud::{self, HudStats};
 use crate::practice::{Point, Practice, Saved};
 use crate::seed::{SeedChoice, SeedEntry};
@@ -61,6 +62,8 @@ pub struct Session {
     /// Buttons held as the seed entry closed, kept from the game until released (the A
     /// or Start that confirmed is not also the level menu's Start).
     held_over: Buttons,
+    /// The coach, while it is on.
+    coach: Option<Coach>,
 }
 
 /// What the session counts beside the game, saved and rewound with it.
@@ -97,6 +100,7 @@ impl Session {
             practising: false,
             seed_entry: None,
             held_over: Buttons::NONE,
+            coach: None,
         }
     }
 
@@ -227,6 +231,9 @@ impl Session {
             st.update(s, self.frames);
         }
         self.keep_high_scores(now, false);
+        if let Some(c) = &mut self.coach {
+            c.observe(&self.game);
+        }
         self.show_notices();
         cues(&ev, self.game.state())
     }
@@ -323,6 +330,23 @@ impl Session {
             r.rewind_to(pos);
         }
         true
+    }
+
+    /// The coach on or off.
+    pub fn toggle_coach(&mut self) {
+        self.coach = match self.coach {
+            Some(_) => None,
+            None => {
+                let mut c = Coach::default();
+                c.observe(&self.game);
+                Some(c)
+            }
+        };
+        self.toast(if self.coach.is_some() {
+            "COACH ON"
+        } else {
+            "COACH OFF"
+        });
     }
 
     /// Stops or restarts the game's clock.
@@ -424,6 +448,9 @@ impl Session {
             nestris_render::draw_dialog(&mut self.frame, &refs);
         }
         canvas.blit_frame(&self.frame);
+        if let Some(c) = &self.coach {
+            c.draw(canvas);
+        }
         if let Some(h) = &self.hud {
             hud::draw(canvas, WIDTH as i32, h, self.game.state());
         }
