@@ -7,7 +7,9 @@
 //! the buttons sampled once per frame from the keyboard and any gamepad. The picture is
 //! the `nestris-render` screen, scaled by whole multiples so the pixels stay square.
 //!
-//! Around the game: NES-style sound effects synthesized in code, high scores and
+//! Around the game: NES-style sound effects and music synthesized in code (the music
+//! menu's MUSIC 1 is our arrangement of the folk tune Korobeiniki, MUSIC 2 and 3 and the
+//! other screens' tunes are our own: see [`tunes`]), high scores and
 //! settings kept in the data folder, every session recorded as a replay, an optional
 //! HUD (tetris rate, drought, DAS charge, input display) and a TOML config file for
 //! the keys. See [`WindowOptions`] for what a caller chooses.
@@ -32,6 +34,7 @@ mod font;
 mod gamepad;
 pub mod hud;
 pub mod input;
+pub mod music;
 mod options;
 pub mod playback;
 pub mod progress;
@@ -39,6 +42,7 @@ mod screen;
 mod session;
 mod sfx;
 mod status;
+pub mod tunes;
 pub mod viewer;
 
 pub use app::run;
