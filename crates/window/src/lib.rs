@@ -15,7 +15,8 @@
 //! the keys. See [`WindowOptions`] for what a caller chooses.
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
-//! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute, F11 = fullscreen.
+//! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute (effects and
+//! music), J = music on/off, F11 = fullscreen.
 //!
 //! [`play_replay`] is the replay viewer: a [`nestris_replay::Replay`] played back in the
 //! window with the same picture, HUD and sound, paused, stepped frame by frame (back

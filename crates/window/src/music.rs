@@ -1,7 +1,7 @@
 //! The music: which tune plays (followed from the game's state every frame), the scores
 //! built from [`crate::tunes`], and the sequencer that plays them on four NES-like
 //! voices (square 1 harmony, square 2 melody, triangle bass, noise drums) inside the
-//! effects' [`crate::sfx::Synth`].
+//! effects' synthesizer (`sfx::Synth`).
 //!
 //! What plays is the core's answer ([`nestris_core::Snapshot::music`]): the window and
 //! the replay viewer run a [`MusicFollower`] on the state after each frame, which turns
@@ -197,7 +197,7 @@ fn scores() -> &'static [Score; 6] {
 }
 
 /// A MIDI pitch from a name like `c4`, `f#5`; `None` if it is not one.
-pub fn pitch(name: &str) -> Option<u8> {
+pub(crate) fn pitch(name: &str) -> Option<u8> {
     // Semitones above C of each letter.
     const LETTERS: [(u8, u8); 7] = [
         (b'c', 0),
@@ -222,7 +222,7 @@ pub fn pitch(name: &str) -> Option<u8> {
 
 /// Parses one voice's text into notes; `drums` reads `k`/`s`/`h`. Every bar (ended by
 /// `|`, or the text's end) must hold [`BAR_STEPS`] sixteenths.
-pub fn parse(text: &str, drums: bool) -> Result<Vec<Note>, String> {
+pub(crate) fn parse(text: &str, drums: bool) -> Result<Vec<Note>, String> {
     let mut notes = Vec::new();
     let mut len = 4u16;
     for (i, bar) in text.split('|').enumerate() {
@@ -254,7 +254,7 @@ pub fn parse(text: &str, drums: bool) -> Result<Vec<Note>, String> {
                 pitch: p,
                 steps: len,
             });
-            steps += u32::from(len);
+            steps = steps.saturating_add(u32::from(len));
         }
         if steps != BAR_STEPS {
             return Err(format!("bar {} holds {steps} sixteenths: {bar:?}", i + 1));
@@ -265,7 +265,7 @@ pub fn parse(text: &str, drums: bool) -> Result<Vec<Note>, String> {
 
 /// The score of a tune: its melody, and the harmony, bass and drums written out from its
 /// chords.
-pub fn build(t: &TuneText) -> Result<Score, String> {
+pub(crate) fn build(t: &TuneText) -> Result<Score, String> {
     let mut voices: [Vec<Note>; VOICES] = Default::default();
     let half = (BAR_STEPS / 2) as u16;
     let eighth = half / 4;
@@ -326,7 +326,7 @@ pub fn build(t: &TuneText) -> Result<Score, String> {
 }
 
 /// Sixteenths in a voice.
-pub fn total(notes: &[Note]) -> u32 {
+pub(crate) fn total(notes: &[Note]) -> u32 {
     notes.iter().map(|n| u32::from(n.steps)).sum()
 }
 
@@ -604,6 +604,27 @@ mod tests {
         for bad in ["", "c", "c#", "h4", "c9", "c44", "#4"] {
             assert_eq!(pitch(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn any_text_is_parsed_or_refused_without_a_panic() {
+        const ALPHABET: &[u8] = b"abcdefghkrs#:|0123456789 \n";
+        let mut x = 0x9E37_79B9u32;
+        let mut refused = 0;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(x % 40) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                text.push(ALPHABET[x as usize % ALPHABET.len()] as char);
+            }
+            for drums in [false, true] {
+                refused += usize::from(parse(&text, drums).is_err());
+            }
+        }
+        assert!(refused > 0);
+        assert!(parse("c4:65535 c4:65535 c4:65535 |", false).is_err());
     }
 
     #[test]
