@@ -486,7 +486,7 @@ fn voice_sample(c: usize, pitch: u8, elapsed: f32, left: f32, v: &mut Voice, rat
     let freq = 440.0 * ((f32::from(pitch) - 69.0) / 12.0).exp2();
     v.phase = (v.phase + freq / rate as f32).fract();
     if c == BASS {
-        // The console's triangle: 16 steps up, 16 down.
+        // A staircase, as the console's triangle is (in eighths of its swing here).
         let tri = 4.0 * (v.phase - 0.5).abs() - 1.0;
         return (tri * 8.0).round() / 8.0 * level;
     }
