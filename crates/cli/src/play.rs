@@ -24,7 +24,7 @@ pub struct Args {
     /// The blocks' colours: classic (the cartridge's, by level) or nestris (this project's).
     #[arg(long, value_name = "NAME", default_value = "classic", value_parser = crate::parse_colours)]
     pub colours: nestris_render::LevelColours,
-    /// Start muted (the window's; the terminal plays no sound).
+    /// Start muted, effects and music (the window's; the terminal plays no sound).
     #[arg(long, conflicts_with = "tui")]
     pub mute: bool,
     /// Your own Tetris (USA) ROM image: the title screen's demo then shows the cartridge's demo.

@@ -22,6 +22,7 @@ use crate::canvas::Canvas;
 use crate::config::Config;
 use crate::gamepad::Gamepads;
 use crate::input::{Command, KeyMap, Keyboard};
+use crate::music::MusicFollower;
 use crate::options::{Autopilot, WindowOptions};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
@@ -107,7 +108,8 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         session,
         keyboard: Keyboard::new(KeyMap::new(&config.keys)),
         pads: Gamepads::new(&config.gamepad),
-        audio: Audio::start(config.volume, options.mute || settings.muted),
+        audio: Audio::start(config.levels(), options.mute || settings.muted),
+        music: MusicFollower::default(),
         ai: options.ai.take(),
         rate: options.frame_rate(),
         pacer: None,
@@ -138,6 +140,7 @@ struct App {
     keyboard: Keyboard,
     pads: Gamepads,
     audio: Audio,
+    music: MusicFollower,
     ai: Option<Autopilot>,
     rate: f64,
     pacer: Option<FramePacer>,
@@ -236,6 +239,9 @@ impl App {
                     self.audio.play(sfx);
                 }
             }
+            if let Some(c) = self.music.follow(self.session.game().state().music()) {
+                self.audio.music(c);
+            }
             pacer.advance(Instant::now());
             ran += 1;
         }
@@ -265,6 +271,12 @@ impl App {
                     .toast(if muted { "SOUND OFF" } else { "SOUND ON" });
                 self.settings.muted = muted;
                 self.save_settings();
+            }
+            Command::Music => {
+                let on = !self.audio.music_on();
+                self.audio.set_music_on(on);
+                self.session
+                    .toast(if on { "MUSIC ON" } else { "MUSIC OFF" });
             }
             Command::Fullscreen => {
                 if let Some(screen) = &self.screen {

@@ -1,8 +1,10 @@
-//! The sound device (through cpal): effects are sent from the game's frame to the
-//! device's callback, which runs the [`Synth`].
+//! The sound device (through cpal): effects and music commands are sent from the game's
+//! frame to the device's callback, which runs the [`Synth`].
 //!
 //! No device, or one that will not open, is no reason to stop: the game plays on in
-//! silence after a one-line notice on stderr. Muting is a flag the callback reads.
+//! silence after a one-line notice on stderr. Muting, and the music on or off, are flags
+//! the callback reads. Music commands are sent even while muted, so that the right tune
+//! is playing when the sound comes back.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -13,13 +15,22 @@ use cpal::{
     BufferSize, FromSample, SampleFormat, SizedSample, Stream, StreamConfig, SupportedBufferSize,
 };
 
-use crate::sfx::{Sfx, Synth};
+use crate::music::MusicCommand;
+use crate::sfx::{Levels, Sfx, Synth};
+
+/// What the game tells the sound thread.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Request {
+    Effect(Sfx),
+    Music(MusicCommand),
+}
 
 /// The sound output, or silence if there is none.
 pub struct Audio {
     stream: Option<Stream>,
-    tx: Sender<Sfx>,
+    tx: Sender<Request>,
     muted: Arc<AtomicBool>,
+    music_on: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Audio {
@@ -27,23 +38,34 @@ impl std::fmt::Debug for Audio {
         f.debug_struct("Audio")
             .field("device", &self.stream.is_some())
             .field("muted", &self.is_muted())
+            .field("music_on", &self.music_on())
             .finish()
     }
 }
 
 impl Audio {
-    /// Opens the default output device at `volume` (0..1).
-    pub fn start(volume: f32, muted: bool) -> Audio {
+    /// Opens the default output device at `levels`.
+    pub fn start(levels: Levels, muted: bool) -> Audio {
         let (tx, rx) = channel();
         let muted = Arc::new(AtomicBool::new(muted));
-        let stream = match open(rx, volume, Arc::clone(&muted)) {
+        let music_on = Arc::new(AtomicBool::new(true));
+        let flags = Flags {
+            muted: Arc::clone(&muted),
+            music_on: Arc::clone(&music_on),
+        };
+        let stream = match open(rx, levels, flags) {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("nestris: no sound ({e}); playing on in silence");
                 None
             }
         };
-        Audio { stream, tx, muted }
+        Audio {
+            stream,
+            tx,
+            muted,
+            music_on,
+        }
     }
 
     /// Silence without a device.
@@ -54,6 +76,7 @@ impl Audio {
             stream: None,
             tx,
             muted: Arc::new(AtomicBool::new(true)),
+            music_on: Arc::new(AtomicBool::new(true)),
         }
     }
 
@@ -61,8 +84,25 @@ impl Audio {
     pub fn play(&self, sfx: Sfx) {
         if self.stream.is_some() && !self.is_muted() {
             // A closed device only means silence.
-            let _ = self.tx.send(sfx);
+            let _ = self.tx.send(Request::Effect(sfx));
         }
+    }
+
+    /// Tells the music what to do (also while muted, so that it follows the game).
+    pub fn music(&self, c: MusicCommand) {
+        if self.stream.is_some() {
+            let _ = self.tx.send(Request::Music(c));
+        }
+    }
+
+    /// Music on or off (the effects play on).
+    pub fn set_music_on(&self, on: bool) {
+        self.music_on.store(on, Ordering::Relaxed);
+    }
+
+    /// True while the music is on.
+    pub fn music_on(&self) -> bool {
+        self.music_on.load(Ordering::Relaxed)
     }
 
     /// Sound off or on.
@@ -104,7 +144,13 @@ fn sound_available() -> bool {
 /// Why there is no sound, in a few words.
 type NoSound = String;
 
-fn open(rx: Receiver<Sfx>, volume: f32, muted: Arc<AtomicBool>) -> Result<Stream, NoSound> {
+/// The flags the callback reads.
+struct Flags {
+    muted: Arc<AtomicBool>,
+    music_on: Arc<AtomicBool>,
+}
+
+fn open(rx: Receiver<Request>, levels: Levels, flags: Flags) -> Result<Stream, NoSound> {
     if !sound_available() {
         return Err("no sound card or sound server found".into());
     }
@@ -120,8 +166,8 @@ fn open(rx: Receiver<Sfx>, volume: f32, muted: Arc<AtomicBool>) -> Result<Stream
     }
     let shared = Shared {
         rx: Arc::new(Mutex::new(rx)),
-        volume,
-        muted,
+        levels,
+        flags,
     };
     let stream = match build_any(&device, &config, format, &shared) {
         Ok(s) => s,
@@ -140,9 +186,9 @@ const LOW_LATENCY_FRAMES: u32 = 512;
 
 /// What the device callback shares with the game.
 struct Shared {
-    rx: Arc<Mutex<Receiver<Sfx>>>,
-    volume: f32,
-    muted: Arc<AtomicBool>,
+    rx: Arc<Mutex<Receiver<Request>>>,
+    levels: Levels,
+    flags: Flags,
 }
 
 fn build_any(
@@ -169,26 +215,36 @@ where
     T: SizedSample + FromSample<f32>,
 {
     let channels = usize::from(config.channels.max(1));
-    let mut synth = Synth::new(config.sample_rate.0, shared.volume);
-    let mut mono = Vec::new();
+    // Built here, before the device runs: the callback allocates nothing (but for the
+    // mono buffer, should a device ask for more than this at once).
+    let mut synth = Synth::with_levels(config.sample_rate.0, shared.levels);
+    let mut mono = Vec::with_capacity(8_192);
     let rx = Arc::clone(&shared.rx);
-    let muted = Arc::clone(&shared.muted);
+    let muted = Arc::clone(&shared.flags.muted);
+    let music_on = Arc::clone(&shared.flags.music_on);
     let stream = device
         .build_output_stream(
             config,
             move |data: &mut [T], _| {
                 // Only this callback ever takes the lock.
                 if let Ok(rx) = rx.try_lock() {
-                    while let Ok(sfx) = rx.try_recv() {
-                        synth.play(sfx);
+                    while let Ok(r) = rx.try_recv() {
+                        match r {
+                            Request::Effect(sfx) => synth.play(sfx),
+                            Request::Music(c) => synth.music(c),
+                        }
                     }
-                }
-                if muted.load(Ordering::Relaxed) {
-                    synth.silence();
                 }
                 let frames = data.len() / channels;
                 mono.resize(frames, 0.0);
-                synth.render(&mut mono);
+                if muted.load(Ordering::Relaxed) {
+                    // Muted, the music stands still where it is.
+                    synth.silence();
+                    mono.fill(0.0);
+                } else {
+                    synth.set_music_on(music_on.load(Ordering::Relaxed));
+                    synth.render(&mut mono);
+                }
                 for (out, &s) in data.chunks_mut(channels).zip(&mono) {
                     out.fill(T::from_sample(s));
                 }
@@ -212,6 +268,10 @@ mod tests {
         a.set_muted(false);
         assert!(!a.is_muted());
         a.play(Sfx::Shift);
+        a.music(MusicCommand::Stop);
+        assert!(a.music_on());
+        a.set_music_on(false);
+        assert!(!a.music_on());
         assert!(format!("{a:?}").contains("device: false"));
     }
 }

@@ -1,4 +1,4 @@
-//! The config file: key bindings, gamepad buttons and volume, in TOML.
+//! The config file: key bindings, gamepad buttons and the sound's volumes, in TOML.
 //!
 //! The file lives in the user's config folder (`config.toml`). On first run it is
 //! written with the defaults and comments ([`DEFAULT_TOML`]). A file that does not
@@ -30,6 +30,7 @@ start = ["Enter"]
 select = ["RightShift", "Tab"]
 quit = ["Escape"]
 mute = ["M"]
+music = ["J"]
 fullscreen = ["F11"]
 # Practice. save and load: one key per savestate slot, in slot order (up to 9 slots).
 save = ["F1", "F2", "F3", "F4"]
@@ -79,8 +80,10 @@ select = ["Select"]
 deadzone = 0.5
 
 [sound]
-# 0.0 (silent) to 1.0.
+# 0.0 (silent) to 1.0: everything, then the effects and the music within it.
 volume = 0.6
+effects = 1.0
+music = 0.7
 "#;
 
 /// The largest config file read (the default is under 2 KiB).
@@ -111,6 +114,10 @@ pub struct Config {
     pub gamepad: PadBindings,
     /// Master volume 0.0..=1.0.
     pub volume: f32,
+    /// The sound effects' volume 0.0..=1.0 (within the master volume).
+    pub effects_volume: f32,
+    /// The music's volume 0.0..=1.0 (within the master volume).
+    pub music_volume: f32,
     /// Versus on one keyboard: player 1's half and player 2's.
     pub versus: [PlayerKeys; 2],
 }
@@ -158,6 +165,7 @@ impl PlayerKeys {
             advance: Vec::new(),
             seed: Vec::new(),
             coach: Vec::new(),
+            music: Vec::new(),
         }
     }
 
@@ -198,6 +206,8 @@ pub struct KeyBindings {
     pub quit: Vec<KeyCode>,
     /// Sound on/off.
     pub mute: Vec<KeyCode>,
+    /// Music on/off.
+    pub music: Vec<KeyCode>,
     /// Borderless fullscreen on/off.
     pub fullscreen: Vec<KeyCode>,
     /// Save a savestate: one key per slot, in slot order.
@@ -293,6 +303,7 @@ impl Default for Config {
                 select: vec![ShiftRight, Tab],
                 quit: vec![Escape],
                 mute: vec![KeyM],
+                music: vec![KeyJ],
                 fullscreen: vec![F11],
                 save: vec![F1, F2, F3, F4],
                 load: vec![F5, F6, F7, F8],
@@ -332,6 +343,8 @@ impl Default for Config {
                     select: vec![ShiftRight],
                 },
             ],
+            effects_volume: 1.0,
+            music_volume: 0.7,
         }
     }
 }
@@ -375,6 +388,15 @@ fn one_line(s: &str) -> String {
 }
 
 impl Config {
+    /// The sound's volumes, for the synthesizer.
+    pub fn levels(&self) -> crate::sfx::Levels {
+        crate::sfx::Levels {
+            master: self.volume,
+            effects: self.effects_volume,
+            music: self.music_volume,
+        }
+    }
+
     /// Parses a config file's text (`path` only names it in errors). Missing sections
     /// and fields keep their defaults.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
@@ -393,12 +415,18 @@ impl Config {
                 ));
             }
         }
-        if let Some(v) = &file.sound.volume {
-            if !(0.0..=1.0).contains(v.get_ref()) {
-                return Err(err(
-                    Some(v.span()),
-                    "sound volume must be 0.0 to 1.0".into(),
-                ));
+        for (name, v) in [
+            ("volume", &file.sound.volume),
+            ("effects", &file.sound.effects),
+            ("music", &file.sound.music),
+        ] {
+            if let Some(v) = v {
+                if !(0.0..=1.0).contains(v.get_ref()) {
+                    return Err(err(
+                        Some(v.span()),
+                        format!("sound {name} must be 0.0 to 1.0"),
+                    ));
+                }
             }
         }
         let d = Config::default();
@@ -446,6 +474,7 @@ impl Config {
                 select: take(keys.select, &d.keys.select),
                 quit: take(keys.quit, &d.keys.quit),
                 mute: take(keys.mute, &d.keys.mute),
+                music: take_new(keys.music, &d.keys.music),
                 fullscreen: take(keys.fullscreen, &d.keys.fullscreen),
                 save: take_new(keys.save, &d.keys.save),
                 load: take_new(keys.load, &d.keys.load),
@@ -467,6 +496,11 @@ impl Config {
                 file.versus.p1.keys(&d.versus[0]),
                 file.versus.p2.keys(&d.versus[1]),
             ],
+            effects_volume: file
+                .sound
+                .effects
+                .map_or(d.effects_volume, |v| v.into_inner()),
+            music_volume: file.sound.music.map_or(d.music_volume, |v| v.into_inner()),
         };
         if config.keys.quit.is_empty() {
             return Err(err(None, "keys.quit needs at least one key".into()));
@@ -495,6 +529,7 @@ impl Config {
             ("select", &k.select),
             ("quit", &k.quit),
             ("mute", &k.mute),
+            ("music", &k.music),
             ("fullscreen", &k.fullscreen),
             ("save", &k.save),
             ("load", &k.load),
@@ -652,6 +687,7 @@ struct FileKeys {
     select: Option<Vec<KeyName>>,
     quit: Option<Vec<KeyName>>,
     mute: Option<Vec<KeyName>>,
+    music: Option<Vec<KeyName>>,
     fullscreen: Option<Vec<KeyName>>,
     save: Option<Vec<KeyName>>,
     load: Option<Vec<KeyName>>,
@@ -676,6 +712,8 @@ struct FilePad {
 #[serde(deny_unknown_fields, default)]
 struct FileSound {
     volume: Option<toml::Spanned<f32>>,
+    effects: Option<toml::Spanned<f32>>,
+    music: Option<toml::Spanned<f32>>,
 }
 
 /// A key name in the file.
@@ -863,6 +901,24 @@ mod tests {
         );
         assert_eq!(c.volume, 0.25);
         assert_eq!(c.gamepad.a, vec![PadButton::South]);
+    }
+
+    #[test]
+    fn an_old_file_without_the_music_settings_loads_with_their_defaults() {
+        let old = "[keys]\nmute = [\"M\"]\nfullscreen = [\"F11\"]\n\n[sound]\nvolume = 0.3\n";
+        let c = Config::parse(old, p()).unwrap();
+        assert_eq!(c.volume, 0.3);
+        assert_eq!(c.music_volume, Config::default().music_volume);
+        assert_eq!(c.effects_volume, 1.0);
+        assert_eq!(c.keys.music, vec![KeyCode::KeyJ]);
+        let c = Config::parse("[sound]\nmusic = 0.0\neffects = 0.5\n", p()).unwrap();
+        assert_eq!((c.music_volume, c.effects_volume), (0.0, 0.5));
+        assert_eq!(c.levels().music, 0.0);
+        let e = Config::parse("[sound]\nmusic = 1.5\n", p()).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.message.contains("sound music"), "{e}");
+        let e = Config::parse("[keys]\nmusic = [\"M\"]\n", p()).unwrap_err();
+        assert!(e.message.contains("keys.mute and keys.music"), "{e}");
     }
 
     #[test]

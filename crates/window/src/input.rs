@@ -4,7 +4,7 @@
 //! (a repeated press says nothing new: the key is still held). A key held at a frame's
 //! sample is that button held in that frame; a key pressed and released between two
 //! samples is latched and still counts as held for one frame, so no tap is lost.
-//! Non-game keys bound in the config (quit, mute, fullscreen) come back as
+//! Non-game keys bound in the config (quit, mute, music, fullscreen) come back as
 //! [`Command`]s on their press.
 
 use nestris_core::Buttons;
@@ -19,6 +19,8 @@ pub enum Command {
     Quit,
     /// Sound on/off.
     Mute,
+    /// Music on/off.
+    Music,
     /// Borderless fullscreen on/off.
     Fullscreen,
     /// Save a savestate in slot `n` (from 0).
@@ -67,9 +69,10 @@ impl KeyMap {
         for (list, button) in buttons {
             bindings.extend(list.iter().map(|&k| (k, Binding::Button(button))));
         }
-        let commands: [(&Vec<KeyCode>, Command); 8] = [
+        let commands: [(&Vec<KeyCode>, Command); 9] = [
             (&keys.quit, Command::Quit),
             (&keys.mute, Command::Mute),
+            (&keys.music, Command::Music),
             (&keys.fullscreen, Command::Fullscreen),
             (&keys.rewind, Command::Rewind),
             (&keys.freeze, Command::Freeze),
@@ -203,6 +206,7 @@ mod tests {
         assert_eq!(m.buttons(KeyCode::KeyQ), Buttons::NONE);
         assert_eq!(m.command(KeyCode::Escape), Some(Command::Quit));
         assert_eq!(m.command(KeyCode::KeyM), Some(Command::Mute));
+        assert_eq!(m.command(KeyCode::KeyJ), Some(Command::Music));
         assert_eq!(m.command(KeyCode::F11), Some(Command::Fullscreen));
         assert_eq!(m.command(KeyCode::KeyX), None);
         assert_eq!(m.command(KeyCode::F1), Some(Command::SaveState(0)));

@@ -7,13 +7,16 @@
 //! the buttons sampled once per frame from the keyboard and any gamepad. The picture is
 //! the `nestris-render` screen, scaled by whole multiples so the pixels stay square.
 //!
-//! Around the game: NES-style sound effects synthesized in code, high scores and
+//! Around the game: NES-style sound effects and music synthesized in code (the music
+//! menu's MUSIC 1 is our arrangement of the folk tune Korobeiniki, MUSIC 2 and 3 and the
+//! other screens' tunes are our own: see [`tunes`]), high scores and
 //! settings kept in the data folder, every session recorded as a replay, an optional
 //! HUD (tetris rate, drought, DAS charge, input display) and a TOML config file for
 //! the keys. See [`WindowOptions`] for what a caller chooses.
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
-//! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute, F11 = fullscreen.
+//! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute (effects and
+//! music), J = music on/off, F11 = fullscreen, C = the coach.
 //! Practice: F1-F4 save a savestate, F5-F8 load one, Backspace (held) rewinds, F9 stops
 //! the clock and F10 then advances one frame; on the level menu S (or Select) enters a
 //! TetrisGYM seed.
@@ -36,6 +39,7 @@ mod font;
 mod gamepad;
 pub mod hud;
 pub mod input;
+pub mod music;
 mod options;
 pub mod playback;
 pub mod practice;
@@ -45,6 +49,7 @@ pub mod seed;
 mod session;
 mod sfx;
 mod status;
+pub mod tunes;
 pub mod versus;
 pub mod viewer;
 

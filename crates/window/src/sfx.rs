@@ -4,9 +4,12 @@
 //! Every effect is our own: short note sequences on the four channels, one step per
 //! 60 Hz frame like a cartridge's sound engine. [`cues`] maps a frame's
 //! [`FrameEvents`] to effects; [`Synth`] turns effects into samples and knows nothing
-//! of devices, so it is tested without one.
+//! of devices, so it is tested without one. The music ([`crate::music`]) plays through
+//! the same synthesizer, on the channels the effects leave free.
 
 use nestris_core::{FrameEvents, Snapshot};
+
+use crate::music::{MusicCommand, Sequencer, VOICES};
 
 /// A sound effect.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -363,21 +366,59 @@ impl Voice {
     }
 }
 
-/// The four channels, mixed to one signal.
+/// How loud each kind of sound plays, 0..1 each: all of it, the effects, the music.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Levels {
+    /// Everything.
+    pub master: f32,
+    /// The sound effects.
+    pub effects: f32,
+    /// The music.
+    pub music: f32,
+}
+
+impl Levels {
+    /// Everything at `master`, effects and music at full.
+    pub fn master(master: f32) -> Levels {
+        Levels {
+            master,
+            effects: 1.0,
+            music: 1.0,
+        }
+    }
+}
+
+/// The four channels, mixed to one signal: the effects, and the music on the channels
+/// no effect is using (an effect takes its channel from the music, as on the console).
 #[derive(Clone, Debug)]
 pub struct Synth {
     sample_rate: u32,
     voices: [Option<Voice>; 4],
     volume: f32,
+    effects: f32,
+    music_level: f32,
+    music: Sequencer,
+    music_on: bool,
 }
 
 impl Synth {
     /// A silent synthesizer at `sample_rate` Hz with master `volume` (0..1).
+    #[cfg(test)]
     pub fn new(sample_rate: u32, volume: f32) -> Synth {
+        Synth::with_levels(sample_rate, Levels::master(volume))
+    }
+
+    /// A silent synthesizer at `sample_rate` Hz at `levels`.
+    pub fn with_levels(sample_rate: u32, levels: Levels) -> Synth {
+        let sample_rate = sample_rate.max(1);
         Synth {
-            sample_rate: sample_rate.max(1),
+            sample_rate,
             voices: [None, None, None, None],
-            volume: volume.clamp(0.0, 1.0),
+            volume: levels.master.clamp(0.0, 1.0),
+            effects: levels.effects.clamp(0.0, 1.0),
+            music_level: levels.music.clamp(0.0, 1.0),
+            music: Sequencer::new(sample_rate),
+            music_on: true,
         }
     }
 
@@ -388,12 +429,28 @@ impl Synth {
         }
     }
 
-    /// Stops every channel.
+    /// Tells the music what to do.
+    pub fn music(&mut self, c: MusicCommand) {
+        self.music.command(c);
+    }
+
+    /// The music on or off (off, it stands still where it is and the effects play on).
+    pub fn set_music_on(&mut self, on: bool) {
+        self.music_on = on;
+    }
+
+    /// The music's sequencer.
+    #[cfg(test)]
+    pub fn sequencer(&self) -> &Sequencer {
+        &self.music
+    }
+
+    /// Stops every effect (the music stays where it is).
     pub fn silence(&mut self) {
         self.voices = [None, None, None, None];
     }
 
-    /// True while some channel plays.
+    /// True while some channel plays an effect.
     #[cfg(test)]
     pub fn is_playing(&self) -> bool {
         self.voices.iter().any(Option::is_some)
@@ -402,13 +459,22 @@ impl Synth {
     /// Fills `out` with the next mono samples (-1..1).
     pub fn render(&mut self, out: &mut [f32]) {
         for s in out.iter_mut() {
+            let music = if self.music_on {
+                self.music.sample()
+            } else {
+                [0.0; VOICES]
+            };
             let mut mix = 0.0;
-            for slot in &mut self.voices {
-                if let Some(v) = slot {
-                    match v.next(self.sample_rate) {
-                        Some(x) => mix += x,
-                        None => *slot = None,
-                    }
+            for (slot, m) in self.voices.iter_mut().zip(music) {
+                match slot {
+                    Some(v) => match v.next(self.sample_rate) {
+                        Some(x) => mix += x * self.effects,
+                        None => {
+                            *slot = None;
+                            mix += m * self.music_level;
+                        }
+                    },
+                    None => mix += m * self.music_level,
                 }
             }
             *s = (mix * 0.5 * self.volume).clamp(-1.0, 1.0);

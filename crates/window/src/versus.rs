@@ -287,7 +287,7 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
         commands: Keyboard::new(KeyMap::new(&config.keys)),
         halves: halves.map(Keyboard::new),
         pads: Gamepads::new(&config.gamepad),
-        audio: Audio::start(config.volume, options.mute),
+        audio: Audio::start(config.levels(), options.mute),
         pacer: None,
         screen: None,
         scale: options.scale.clamp(1, 8),

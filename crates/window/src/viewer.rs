@@ -30,6 +30,7 @@ use crate::audio::Audio;
 use crate::canvas::Canvas;
 use crate::config::Config;
 use crate::hud;
+use crate::music::MusicFollower;
 use crate::playback::Playback;
 use crate::progress;
 use crate::screen::{without_source_location, Screen};
@@ -114,7 +115,7 @@ pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> crate::error
     let mut viewer = Viewer::new(playback, notice, region);
     viewer.scale = options.scale.clamp(1, 8);
     viewer.colours = options.colours;
-    viewer.audio = Some(Audio::start(Config::default().volume, options.mute));
+    viewer.audio = Some(Audio::start(Config::default().levels(), options.mute));
     viewer.status = StatusFile::from_env();
     let result = event_loop.run_app(&mut viewer);
     viewer.finish();
@@ -204,6 +205,7 @@ struct Viewer {
     canvas: Canvas,
     frame: Frame,
     audio: Option<Audio>,
+    music: MusicFollower,
     rate: f64,
     pacer: Option<FramePacer>,
     screen: Option<Screen>,
@@ -236,6 +238,7 @@ impl Viewer {
             playback,
             notice,
             audio: None,
+            music: MusicFollower::default(),
             rate: region.frame_rate(),
             pacer: None,
             screen: None,
@@ -280,7 +283,24 @@ impl Viewer {
         }
     }
 
+    /// Tells the sound thread the music of the frame shown, held while the viewer is
+    /// paused or the bar is being dragged.
+    fn follow_music(&mut self) {
+        let held = self.playback.paused() || self.dragging;
+        let now = crate::music::viewed(self.playback.game().state().music(), held);
+        if let (Some(c), Some(audio)) = (self.music.follow(now), &self.audio) {
+            audio.music(c);
+        }
+    }
+
     fn act(&mut self, event_loop: &ActiveEventLoop, a: Action) {
+        if matches!(
+            a,
+            Action::StepBack | Action::Home | Action::End | Action::Seek(_)
+        ) {
+            // A jump: the tune starts again from the new frame.
+            self.music.restart();
+        }
         let p = &mut self.playback;
         match a {
             Action::TogglePause => p.toggle_pause(),
@@ -320,6 +340,7 @@ impl Viewer {
         if let Some((cx, _)) = screen.to_canvas(&self.canvas, x, y) {
             let f = progress::fraction_at(self.canvas.width, cx);
             self.playback.seek_fraction(f);
+            self.music.restart();
             self.dirty = true;
         }
     }
@@ -345,11 +366,15 @@ impl Viewer {
             return false;
         }
         let rate = self.rate;
-        let pacer = self
-            .pacer
+        self.pacer
             .get_or_insert_with(|| FramePacer::new(Instant::now(), rate));
         let mut ran = 0;
-        while ran < MAX_CATCH_UP && pacer.is_due(Instant::now()) {
+        while ran < MAX_CATCH_UP
+            && self
+                .pacer
+                .as_ref()
+                .is_some_and(|p| p.is_due(Instant::now()))
+        {
             // Dragging on the bar holds play where the cursor is.
             if !self.dragging {
                 let before = (self.playback.frame(), self.playback.paused());
@@ -363,6 +388,7 @@ impl Viewer {
                     }
                 }
             }
+            self.follow_music();
             if let Some((_, left)) = &mut self.toast {
                 *left = left.saturating_sub(1);
                 if *left == 0 {
@@ -370,7 +396,9 @@ impl Viewer {
                     self.dirty = true;
                 }
             }
-            pacer.advance(Instant::now());
+            if let Some(p) = &mut self.pacer {
+                p.advance(Instant::now());
+            }
             ran += 1;
         }
         ran > 0
