@@ -47,6 +47,7 @@ pub mod quick;
 mod region;
 mod snapshot;
 pub mod tables;
+pub mod tally;
 pub mod timing;
 mod variant;
 pub mod view;

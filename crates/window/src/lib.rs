@@ -9,8 +9,8 @@
 //!
 //! Around the game: NES-style sound effects synthesized in code, high scores and
 //! settings kept in the data folder, every session recorded as a replay, an optional
-//! HUD (tetris rate, drought, DAS charge, input display) and a TOML config file for
-//! the keys. See [`WindowOptions`] for what a caller chooses.
+//! HUD (the render crate's panel: tetris rate, burn, efficiency, drought, pace, DAS, tap
+//! speed, input display) and a TOML config file for the keys. See [`WindowOptions`] for what a caller chooses.
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
 //! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute, F11 = fullscreen.
