@@ -33,7 +33,7 @@ pub struct Args {
     pub scale: u32,
     /// Draw the HUD beside the picture (tetris rate, burn, drought, pace, DAS, taps,
     /// the buttons held), counted over the replay's frames; needs --replay.
-    #[arg(long, requires = "replay")]
+    #[arg(long)]
     pub hud: bool,
     /// The PNG to write.
     #[arg(short, long, value_name = "FILE.png")]
@@ -42,6 +42,11 @@ pub struct Args {
 
 /// Runs `nestris screenshot`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    if args.hud && args.replay.is_none() {
+        bail!(
+            "--hud needs --replay: the HUD counts a game's history, which a snapshot does not hold"
+        );
+    }
     crate::output::check(&args.output)?;
     let mut tally = hud::Tally::default();
     let game = if let Some(path) = &args.replay {

@@ -634,10 +634,12 @@ fn screenshot_scales_and_takes_the_colours() {
     nestris()
         .args(["screenshot", "--snapshot"])
         .arg(&snapshot)
-        .args(["--hud", "-o", "x.png"])
+        .args(["--hud", "-o"])
+        .arg(dir.path().join("x.png"))
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--replay"));
+        .failure()
+        .stderr(predicate::str::contains("--hud needs --replay"));
+    assert!(!dir.path().join("x.png").exists());
 }
 
 /// `docs/hud.png`, the picture the README shows of the HUD: an AI game at level 18 (the
