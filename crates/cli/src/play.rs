@@ -15,7 +15,8 @@ pub struct Args {
     /// The PAL cartridge (50.007 Hz, PAL gravity and DAS).
     #[arg(long)]
     pub pal: bool,
-    /// Show the competitive HUD (tetris rate, drought, DAS meter, inputs); the window's.
+    /// Show the HUD beside the picture (tetris rate, burn, efficiency, drought, pace, DAS,
+    /// taps, inputs); the window's (a wide terminal shows the numbers anyway).
     #[arg(long, conflicts_with = "tui")]
     pub hud: bool,
     /// Window scale (1-8).

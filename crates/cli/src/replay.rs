@@ -22,7 +22,7 @@ pub struct Args {
     /// Verify and print the result instead of opening the window.
     #[arg(long)]
     pub headless: bool,
-    /// Window playback: show the HUD.
+    /// Window playback: show the HUD (tetris rate, burn, drought, pace, DAS, taps, inputs).
     #[arg(long)]
     pub hud: bool,
     /// Window playback: scale 1-8.

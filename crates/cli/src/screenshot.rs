@@ -1,9 +1,10 @@
-//! `nestris screenshot`: a game state as a PNG, drawn by the renderer.
+//! `nestris screenshot`: a game state as a PNG, drawn by the renderer (with the HUD
+//! beside it on `--hud`, its numbers counted while the replay plays).
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_core::{DemoData, Game, Snapshot};
-use nestris_render::{encode_png, Frame, HEIGHT, WIDTH};
+use nestris_render::{encode_png, hud, Frame, HEIGHT};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -30,6 +31,10 @@ pub struct Args {
     /// Each NES pixel as N x N pixels (1-8).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub scale: u32,
+    /// Draw the HUD beside the picture (tetris rate, burn, drought, pace, DAS, taps,
+    /// the buttons held), counted over the replay's frames; needs --replay.
+    #[arg(long)]
+    pub hud: bool,
     /// The PNG to write.
     #[arg(short, long, value_name = "FILE.png")]
     pub output: PathBuf,
@@ -37,7 +42,13 @@ pub struct Args {
 
 /// Runs `nestris screenshot`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    if args.hud && args.replay.is_none() {
+        bail!(
+            "--hud needs --replay: the HUD counts a game's history, which a snapshot does not hold"
+        );
+    }
     crate::output::check(&args.output)?;
+    let mut tally = hud::Tally::default();
     let game = if let Some(path) = &args.replay {
         let replay = nestris_replay::Replay::load(path)?;
         let n = args
@@ -52,7 +63,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         let mut game = replay.game();
         for &b in &replay.inputs[..n] {
-            game.step_with_demo(b, &DemoData::BUILTIN);
+            let ev = game.step_with_demo(b, &DemoData::BUILTIN);
+            tally.observe(&ev, game.state());
         }
         game
     } else if let Some(path) = &args.snapshot {
@@ -64,12 +76,20 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     } else {
         bail!("give --replay FILE or --snapshot FILE");
     };
-    let mut frame = Frame::new();
-    nestris_render::draw_with(&game, &mut frame, args.colours);
+    let frame = if args.hud {
+        let mut frame = Frame::with_size(hud::WIDTH, HEIGHT);
+        hud::draw(&game, &tally, &mut frame, args.colours);
+        frame
+    } else {
+        let mut frame = Frame::new();
+        nestris_render::draw_with(&game, &mut frame, args.colours);
+        frame
+    };
     let png = if args.scale == 1 {
         encode_png(&frame)
     } else {
-        let (w, h) = (WIDTH * args.scale as usize, HEIGHT * args.scale as usize);
+        let scale = args.scale as usize;
+        let (w, h) = (frame.width() * scale, frame.height() * scale);
         let mut pixels = vec![0; w * h];
         nestris_render::scale_into(&frame, &mut pixels, w, h);
         nestris_render::encode_png_pixels(&pixels, w, h)

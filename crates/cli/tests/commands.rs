@@ -630,4 +630,115 @@ fn screenshot_scales_and_takes_the_colours() {
         .args(["--scale", "9", "-o", "x.png"])
         .assert()
         .code(2);
+    // The HUD counts a game's history, which a snapshot does not hold.
+    nestris()
+        .args(["screenshot", "--snapshot"])
+        .arg(&snapshot)
+        .args(["--hud", "-o"])
+        .arg(dir.path().join("x.png"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--hud needs --replay"));
+    assert!(!dir.path().join("x.png").exists());
+}
+
+/// `docs/hud.png`, the picture the README shows of the HUD: an AI game at level 18 (the
+/// first published seed, 15 taps a second, 12 frames of reaction) played for 14,000
+/// frames, shown with `screenshot --hud` at the first frame after 12,000 where a piece is
+/// being shifted with the DAS charged. The committed file must be what the code draws;
+/// `NESTRIS_BLESS=1` rewrites it (look at it before committing).
+#[test]
+fn docs_hud_png_is_what_screenshot_hud_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    nestris()
+        .args([
+            "ai",
+            "play",
+            "--games",
+            "1",
+            "--start-level",
+            "18",
+            "--tap-hz",
+            "15",
+        ])
+        .args([
+            "--reaction",
+            "12",
+            "--max-frames",
+            "14000",
+            "--threads",
+            "1",
+            "--replays",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let replay_path = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "nestris"))
+        .expect("the AI's replay");
+    let replay = nestris_replay::Replay::load(&replay_path).unwrap();
+    let mut game = replay.game();
+    let steering = nestris_core::Buttons::LEFT | nestris_core::Buttons::RIGHT;
+    let mut frame = None;
+    for (n, &b) in replay.inputs.iter().enumerate() {
+        game.step(b);
+        let s = game.state();
+        if n >= 12_000
+            && s.piece_in_control()
+            && s.y >= 8
+            && s.held & steering.bits() != 0
+            && s.autorepeat_x >= s.region.das_repeat_start()
+        {
+            frame = Some(n + 1);
+            break;
+        }
+    }
+    let frame = frame.expect("a shift with the DAS charged after frame 12,000");
+    let out = dir.path().join("hud.png");
+    nestris()
+        .args(["screenshot", "--hud", "--scale", "2", "--frame"])
+        .arg(frame.to_string())
+        .arg("--replay")
+        .arg(&replay_path)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let drawn = std::fs::read(&out).unwrap();
+    let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/hud.png");
+    if std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&docs, &drawn).unwrap();
+        eprintln!("blessed {} (frame {frame})", docs.display());
+        return;
+    }
+    let want = std::fs::read(&docs).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run with NESTRIS_BLESS=1 to create it",
+            docs.display()
+        )
+    });
+    let (want, got) = (
+        nestris_render::decode_png(&want).unwrap(),
+        nestris_render::decode_png(&drawn).unwrap(),
+    );
+    assert_eq!(
+        (got.width(), got.height()),
+        (2 * nestris_render::hud::WIDTH, 2 * nestris_render::HEIGHT)
+    );
+    assert_eq!(
+        (want.width(), want.height()),
+        (got.width(), got.height()),
+        "docs/hud.png's size"
+    );
+    let differ = (0..got.pixels.len())
+        .filter(|&i| want.pixels[i] != got.pixels[i])
+        .count();
+    assert!(
+        differ == 0,
+        "docs/hud.png is not what `screenshot --hud` draws now (frame {frame}, {differ} pixels differ): \
+         rerun with NESTRIS_BLESS=1 and look at it"
+    );
 }

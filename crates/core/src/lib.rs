@@ -48,6 +48,7 @@ pub mod quick;
 mod region;
 mod snapshot;
 pub mod tables;
+pub mod tally;
 pub mod timing;
 pub mod trainer;
 mod variant;

@@ -41,6 +41,20 @@ const RIGHT: u8 = Buttons::RIGHT.bits();
 const DOWN: u8 = Buttons::DOWN.bits();
 const DPAD: u8 = Buttons::DPAD.bits();
 
+/// Whether an A-type game goes up a level on counting the line that made `lines` (BCD,
+/// low byte first) at `level`: on every tenth line, when the line count's tens and
+/// hundreds digits, read as one hex byte, exceed the level in a signed 8-bit compare.
+/// Reading BCD as hex is why a game started at 10-15 first goes up at line 100, one
+/// started at 16-19 at lines 110-140, and one started at 29 at line 200.
+#[inline]
+pub(crate) const fn levels_up(lines: [u8; 2], level: u8) -> bool {
+    if lines[0] & 0x0F != 0 {
+        return false;
+    }
+    let g = ((lines[1] as u16) << 8 | lines[0] as u16) >> 4;
+    (level.wrapping_sub(g as u8) as i8) < 0
+}
+
 impl Game {
     /// `branchOnPlayStatePlayer1`, then the two sprite stagings; true when the handler began
     /// a wait (an ending). Sets `ev.cycles.player` when it returns false.
@@ -423,13 +437,9 @@ impl Game {
                 for _ in 0..c {
                     cycles += cy::increment_lines(s.lines[0], s.lines[1], s.level);
                     bcd::increment_lines(&mut s.lines);
-                    if s.lines[0] & 0x0F == 0 {
-                        // The BCD tens and hundreds digits read as one hex byte.
-                        let g = ((s.lines[1] as u16) << 8 | s.lines[0] as u16) >> 4;
-                        if (s.level.wrapping_sub(g as u8) as i8) < 0 {
-                            s.level = s.level.wrapping_add(1);
-                            ev.set(FrameEvents::LEVEL_UP);
-                        }
+                    if levels_up(s.lines, s.level) {
+                        s.level = s.level.wrapping_add(1);
+                        ev.set(FrameEvents::LEVEL_UP);
                     }
                 }
             }

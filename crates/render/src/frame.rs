@@ -1,5 +1,6 @@
-//! The picture: 256x240 pixels of 0RGB, the size of one NES video frame, and its scaling
-//! to a window by whole multiples so that the pixels stay square and crisp.
+//! The picture: 256x240 pixels of 0RGB, the size of one NES video frame (or wider, with
+//! the HUD beside it), and its scaling to a window by whole multiples so that the pixels
+//! stay square and crisp.
 
 use core::fmt;
 
@@ -8,11 +9,14 @@ pub const WIDTH: usize = 256;
 /// Height of the NES picture in pixels (all 240 lines, overscan included).
 pub const HEIGHT: usize = 240;
 
-/// One video frame: `pixels[y * WIDTH + x]` as `0x00RRGGBB`.
+/// One video frame: `pixels[y * width + x]` as `0x00RRGGBB`, [`WIDTH`] x [`HEIGHT`]
+/// unless made wider ([`Frame::with_size`]) for the HUD beside the picture.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Frame {
-    /// The pixels, row by row, `WIDTH * HEIGHT` of them.
+    /// The pixels, row by row, `width * height` of them.
     pub pixels: Vec<u32>,
+    width: usize,
+    height: usize,
 }
 
 impl Default for Frame {
@@ -24,15 +28,41 @@ impl Default for Frame {
 impl fmt::Debug for Frame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Sixty thousand numbers help nobody reading a test failure.
-        write!(f, "Frame({WIDTH}x{HEIGHT})")
+        write!(f, "Frame({}x{})", self.width, self.height)
     }
 }
 
 impl Frame {
-    /// A black frame.
+    /// A black frame of the NES picture's size.
     pub fn new() -> Frame {
+        Frame::with_size(WIDTH, HEIGHT)
+    }
+
+    /// A black picture of any size (the screen with the HUD beside it, say).
+    pub fn with_size(width: usize, height: usize) -> Frame {
         Frame {
-            pixels: vec![0; WIDTH * HEIGHT],
+            pixels: vec![0; width * height],
+            width,
+            height,
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Copies `src` with its top-left corner at (x, y), clipped to this frame.
+    pub fn blit(&mut self, src: &Frame, x: usize, y: usize) {
+        let w = src.width.min(self.width.saturating_sub(x));
+        for row in 0..src.height.min(self.height.saturating_sub(y)) {
+            let to = (y + row) * self.width + x;
+            self.pixels[to..to + w].copy_from_slice(&src.pixels[row * src.width..][..w]);
         }
     }
 
@@ -48,29 +78,29 @@ impl Frame {
     #[inline]
     pub fn pixel(&self, x: usize, y: usize) -> u32 {
         assert!(
-            x < WIDTH && y < HEIGHT,
+            x < self.width && y < self.height,
             "pixel ({x}, {y}) is outside the frame"
         );
-        self.pixels[y * WIDTH + x]
+        self.pixels[y * self.width + x]
     }
 
     /// Sets one pixel; points outside the frame are ignored, so that shapes may be
     /// partly off screen (a rocket leaving the top, a piece above the field).
     #[inline]
     pub fn set(&mut self, x: i32, y: i32, rgb: u32) {
-        if (0..WIDTH as i32).contains(&x) && (0..HEIGHT as i32).contains(&y) {
-            self.pixels[y as usize * WIDTH + x as usize] = rgb;
+        if (0..self.width as i32).contains(&x) && (0..self.height as i32).contains(&y) {
+            self.pixels[y as usize * self.width + x as usize] = rgb;
         }
     }
 
     /// Fills a rectangle, clipped to the frame.
     pub fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, rgb: u32) {
-        let x0 = x.clamp(0, WIDTH as i32) as usize;
-        let x1 = (x + w).clamp(0, WIDTH as i32) as usize;
-        let y0 = y.clamp(0, HEIGHT as i32) as usize;
-        let y1 = (y + h).clamp(0, HEIGHT as i32) as usize;
+        let x0 = x.clamp(0, self.width as i32) as usize;
+        let x1 = (x + w).clamp(0, self.width as i32) as usize;
+        let y0 = y.clamp(0, self.height as i32) as usize;
+        let y1 = (y + h).clamp(0, self.height as i32) as usize;
         for row in y0..y1 {
-            self.pixels[row * WIDTH + x0..row * WIDTH + x1].fill(rgb);
+            self.pixels[row * self.width + x0..row * self.width + x1].fill(rgb);
         }
     }
 
@@ -87,7 +117,7 @@ impl Frame {
 /// Copies `frame` into `dst` (`dst_w` x `dst_h` pixels of 0RGB) at the largest whole
 /// scale that fits, centred, with black bars around it.
 ///
-/// A window smaller than 256x240 gets the frame shrunk by dropping pixels (nearest
+/// A window smaller than the frame gets it shrunk by dropping pixels (nearest
 /// neighbour, aspect kept): blurry scaling would show the tiles' edges as smears.
 ///
 /// # Panics
@@ -104,28 +134,32 @@ pub fn scale_into(frame: &Frame, dst: &mut [u32], dst_w: usize, dst_h: usize) {
     if dst_w == 0 || dst_h == 0 {
         return;
     }
-    let scale = (dst_w / WIDTH).min(dst_h / HEIGHT);
+    let (sw, sh) = (frame.width, frame.height);
+    if sw == 0 || sh == 0 {
+        return;
+    }
+    let scale = (dst_w / sw).min(dst_h / sh);
     if scale == 0 {
         // Fit by the tighter side: out = in * num / den with num/den < 1.
-        let (num, den) = if dst_w * HEIGHT <= dst_h * WIDTH {
-            (dst_w, WIDTH)
+        let (num, den) = if dst_w * sh <= dst_h * sw {
+            (dst_w, sw)
         } else {
-            (dst_h, HEIGHT)
+            (dst_h, sh)
         };
-        let (w, h) = (WIDTH * num / den, HEIGHT * num / den);
+        let (w, h) = (sw * num / den, sh * num / den);
         let (ox, oy) = ((dst_w - w) / 2, (dst_h - h) / 2);
         for y in 0..h {
             let sy = y * den / num;
             for x in 0..w {
-                dst[(oy + y) * dst_w + ox + x] = frame.pixels[sy * WIDTH + x * den / num];
+                dst[(oy + y) * dst_w + ox + x] = frame.pixels[sy * sw + x * den / num];
             }
         }
         return;
     }
-    let (w, h) = (WIDTH * scale, HEIGHT * scale);
+    let (w, h) = (sw * scale, sh * scale);
     let (ox, oy) = ((dst_w - w) / 2, (dst_h - h) / 2);
-    for sy in 0..HEIGHT {
-        let src = &frame.pixels[sy * WIDTH..(sy + 1) * WIDTH];
+    for sy in 0..sh {
+        let src = &frame.pixels[sy * sw..(sy + 1) * sw];
         let first = (oy + sy * scale) * dst_w + ox;
         {
             let row = &mut dst[first..first + w];

@@ -9,6 +9,9 @@
 //! 2C02's master palette, ten playfield palettes cycling with the level — but every
 //! tile, letter and layout is drawn for this project; nothing comes from the cartridge.
 //!
+//! Beside the screen, [`hud`] draws the stats panel players know (tetris rate, burn,
+//! drought, pace, DAS, taps, the controller) from a [`hud::Tally`] of the game's frames.
+//!
 //! Drawing keeps nothing between frames: what the screen shows (the board during a line
 //! clear included) is the core's view of the game ([`nestris_core::Snapshot::screen`],
 //! [`nestris_core::Snapshot::shown_board`]), so any `Game`, cloned or loaded, draws as
@@ -34,6 +37,7 @@
 
 mod font;
 mod frame;
+pub mod hud;
 mod layout;
 pub mod palette;
 mod png_io;
@@ -46,7 +50,7 @@ use nestris_core::Game;
 pub use frame::{scale_into, Frame, HEIGHT, WIDTH};
 pub use layout::{FIELD_X, FIELD_Y};
 pub use palette::LevelColours;
-pub use png_io::{decode_png, decode_png_pixels, encode_png, encode_png_pixels, DecodeError};
+pub use png_io::{decode_png, encode_png, encode_png_pixels, DecodeError, MAX_SIDE};
 
 /// Draws the screen the game shows now into `frame` (every pixel is written), in the
 /// cartridge's level colours.
@@ -71,7 +75,8 @@ pub fn draw_dialog(frame: &mut Frame, lines: &[&str]) {
     }
 }
 
-/// [`draw`] with the blocks in `colours`.
+/// [`draw`] with the blocks in `colours`. The screen fills the frame's top-left 256x240
+/// (a wider frame keeps room for [`hud::draw_panel`]).
 pub fn draw_with(game: &Game, frame: &mut Frame, colours: LevelColours) {
     screens::draw(game.state(), frame, colours);
 }

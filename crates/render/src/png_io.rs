@@ -5,11 +5,11 @@
 
 use std::io::Cursor;
 
-use crate::frame::{Frame, HEIGHT, WIDTH};
+use crate::frame::Frame;
 
 /// Encodes `frame` as a PNG file.
 pub fn encode_png(frame: &Frame) -> Vec<u8> {
-    encode_png_pixels(&frame.pixels, WIDTH, HEIGHT)
+    encode_png_pixels(&frame.pixels, frame.width(), frame.height())
 }
 
 /// Encodes a `width` x `height` picture of 0RGB pixels (a frame scaled up, say) as a PNG
@@ -59,7 +59,7 @@ pub fn encode_png_pixels(pixels: &[u32], width: usize, height: usize) -> Vec<u8>
 pub enum DecodeError {
     /// The bytes are not a PNG file the decoder understands.
     Png(::png::DecodingError),
-    /// The image is not 256x240.
+    /// The image is empty, or wider or taller than [`MAX_SIDE`].
     Size {
         /// The width found.
         width: u32,
@@ -77,7 +77,7 @@ impl std::fmt::Display for DecodeError {
             DecodeError::Size { width, height } => {
                 write!(
                     f,
-                    "the image is {width}x{height}, a frame is {WIDTH}x{HEIGHT}"
+                    "the image is {width}x{height}, a frame is 1x1 to {MAX_SIDE}x{MAX_SIDE}"
                 )
             }
             DecodeError::Format(s) => write!(f, "unsupported pixel format {s}"),
@@ -87,32 +87,18 @@ impl std::fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Reads a PNG file back into a frame (any colour type the decoder can expand to 8-bit
-/// RGB or RGBA; alpha is dropped).
-pub fn decode_png(bytes: &[u8]) -> Result<Frame, DecodeError> {
-    let (pixels, width, height) = decode_png_pixels(bytes, WIDTH * HEIGHT)?;
-    if (width, height) != (WIDTH, HEIGHT) {
-        return Err(DecodeError::Size {
-            width: width as u32,
-            height: height as u32,
-        });
-    }
-    let mut frame = Frame::new();
-    frame.pixels = pixels;
-    Ok(frame)
-}
+/// The longest side of a picture [`decode_png`] reads: the NES picture with the HUD at
+/// 8x is under 3,000 pixels, and a bound keeps a hostile header from asking for gigabytes.
+pub const MAX_SIDE: u32 = 4096;
 
-/// Reads a PNG picture of any size up to `max_pixels` (a wider picture: the HUD's, the
-/// versus screen's) as `0xRRGGBB` pixels, with its width and height.
-pub fn decode_png_pixels(
-    bytes: &[u8],
-    max_pixels: usize,
-) -> Result<(Vec<u32>, usize, usize), DecodeError> {
+/// Reads a PNG file back into a frame of its size (any colour type the decoder can expand
+/// to 8-bit RGB or RGBA; alpha is dropped).
+pub fn decode_png(bytes: &[u8]) -> Result<Frame, DecodeError> {
     let mut dec = ::png::Decoder::new(Cursor::new(bytes));
     dec.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
     let mut reader = dec.read_info().map_err(DecodeError::Png)?;
     let (width, height) = (reader.info().width, reader.info().height);
-    if (width as usize).saturating_mul(height as usize) > max_pixels {
+    if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
         return Err(DecodeError::Size { width, height });
     }
     let size = reader
@@ -127,20 +113,20 @@ pub fn decode_png_pixels(
         ::png::ColorType::GrayscaleAlpha => 2,
         other => return Err(DecodeError::Format(format!("{other:?}"))),
     };
-    let n = width as usize * height as usize;
-    let mut pixels = vec![0; n];
-    for (p, px) in pixels
-        .iter_mut()
-        .zip(buf[..info.buffer_size()].chunks_exact(channels))
+    let mut frame = Frame::with_size(width as usize, height as usize);
+    for (i, px) in buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .take(frame.pixels.len())
+        .enumerate()
     {
         let (r, g, b) = if channels < 3 {
             (px[0], px[0], px[0])
         } else {
             (px[0], px[1], px[2])
         };
-        *p = u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
+        frame.pixels[i] = u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
     }
-    Ok((pixels, width as usize, height as usize))
+    Ok(frame)
 }
 
 #[cfg(test)]
@@ -164,5 +150,17 @@ mod tests {
         }
         let back = decode_png(&encode_png(&f)).unwrap();
         assert!(back == f);
+    }
+
+    #[test]
+    fn wide_pictures_keep_their_size_and_huge_ones_are_refused() {
+        let mut f = Frame::with_size(368, 240);
+        f.set(367, 239, 0xABCDEF);
+        let back = decode_png(&encode_png(&f)).unwrap();
+        assert_eq!((back.width(), back.height()), (368, 240));
+        assert!(back == f);
+        let huge = encode_png_pixels(&vec![0; MAX_SIDE as usize + 1], MAX_SIDE as usize + 1, 1);
+        let e = decode_png(&huge).unwrap_err().to_string();
+        assert!(e.contains("4097x1"), "{e}");
     }
 }

@@ -12,23 +12,30 @@ use nestris_core::flow::EndingStep;
 use nestris_core::tables::{HIDDEN, TILE_CURTAIN, TILE_EMPTY};
 use nestris_core::{Buttons, FrameEvents, Game, GameSetup, GameType, Region, Resume};
 use nestris_core::{GameMode, Screen};
-use nestris_render::{decode_png, encode_png, Frame, HEIGHT, WIDTH};
+use nestris_render::hud::{self, Tally};
+use nestris_render::{decode_png, encode_png, Frame, HEIGHT};
 
 // --- Harness -------------------------------------------------------------------------------
 
-/// A game stepped through the screens under test (drawing needs nothing else).
+/// A game stepped through the screens under test, and the HUD's tally of its frames.
 #[derive(Clone)]
 struct Run {
     game: Game,
+    tally: Tally,
 }
 
 impl Run {
     fn new(game: Game) -> Run {
-        Run { game }
+        Run {
+            game,
+            tally: Tally::default(),
+        }
     }
 
     fn step(&mut self, b: Buttons) -> FrameEvents {
-        self.game.step(b)
+        let ev = self.game.step(b);
+        self.tally.observe(&ev, self.game.state());
+        ev
     }
 
     /// Steps with no buttons until `done` holds (at most `limit` frames).
@@ -80,7 +87,13 @@ fn check(name: &str, frame: &Frame) {
     if want == *frame {
         return;
     }
-    let diffs: Vec<usize> = (0..WIDTH * HEIGHT)
+    assert_eq!(
+        (want.width(), want.height()),
+        (frame.width(), frame.height()),
+        "{name}: the picture's size"
+    );
+    let width = frame.width();
+    let diffs: Vec<usize> = (0..frame.pixels.len())
         .filter(|&i| want.pixels[i] != frame.pixels[i])
         .collect();
     let i = diffs[0];
@@ -89,8 +102,8 @@ fn check(name: &str, frame: &Frame) {
     panic!(
         "{name}: {} pixels differ, first at ({}, {}): want {:06X}, got {:06X}; drawn frame in {}",
         diffs.len(),
-        i % WIDTH,
-        i / WIDTH,
+        i % width,
+        i / width,
         want.pixels[i],
         frame.pixels[i],
         got.display()
@@ -256,6 +269,77 @@ fn mid_game_level_7() {
     let mut f = run.frame();
     nestris_render::draw_dialog(&mut f, &["QUIT THIS GAME?", "", "Y: QUIT   N: PLAY ON"]);
     check("play_quit_dialog", &f);
+}
+
+#[test]
+fn hud_beside_a_game_in_progress() {
+    let mut run = mid_game();
+    // Right held long enough to charge the DAS, with B: lit on the controller.
+    for _ in 0..12 {
+        run.step(Buttons::RIGHT | Buttons::B);
+    }
+    let mut f = Frame::with_size(hud::WIDTH, HEIGHT);
+    hud::draw(
+        &run.game,
+        &run.tally,
+        &mut f,
+        nestris_render::LevelColours::Classic,
+    );
+    check("hud_midgame_level7", &f);
+}
+
+/// The panel with every number it shows, at its widest: a level-18 game's clears,
+/// a long drought, lag frames and a burst of taps, fed to the tally by hand.
+#[test]
+fn hud_with_every_number() {
+    let mut run = Run::new(Game::new(GameSetup {
+        level: 18,
+        ..GameSetup::from_seed(7)
+    }));
+    // Past game init (which starts a tally over), the first piece falling.
+    run.until(100, |g| g.state().y >= 2);
+    let mut s = run.game.snapshot();
+    let mut t = run.tally;
+    let (mut lines, mut score) = (0u32, 0u32);
+    let bcd = |n: u32| (((n / 10 % 10) << 4) | (n % 10)) as u8;
+    for n in [4u8, 4, 1, 4, 2, 4, 4, 3, 4, 2, 1] {
+        lines += u32::from(n);
+        score += [0, 40, 100, 300, 1200][usize::from(n)] * 19;
+        s.lines = [bcd(lines), bcd(lines / 100)];
+        s.score = [bcd(score), bcd(score / 100), bcd(score / 10_000)];
+        let ev = FrameEvents {
+            flags: FrameEvents::LINES_CLEARED,
+            lines_cleared: n,
+            ..FrameEvents::default()
+        };
+        t.observe(&ev, &s);
+    }
+    for _ in 0..14 {
+        nestris_core::bcd::increment_stat(&mut s.stats[3]);
+        t.observe(&FrameEvents::default(), &s);
+    }
+    let lag = FrameEvents {
+        flags: FrameEvents::LAG,
+        ..FrameEvents::default()
+    };
+    for _ in 0..3 {
+        t.observe(&lag, &s);
+    }
+    let spawned = FrameEvents {
+        flags: FrameEvents::SPAWNED,
+        ..FrameEvents::default()
+    };
+    t.observe(&spawned, &s);
+    for f in 0..24 {
+        s.pressed = if f % 4 == 3 { Buttons::LEFT.bits() } else { 0 };
+        t.observe(&FrameEvents::default(), &s);
+    }
+    s.held = (Buttons::LEFT | Buttons::A | Buttons::START).bits();
+    s.autorepeat_x = 12;
+    let game = Game::from_snapshot(s).unwrap();
+    let mut f = Frame::with_size(hud::WIDTH, HEIGHT);
+    hud::draw(&game, &t, &mut f, nestris_render::LevelColours::Classic);
+    check("hud_level18_every_number", &f);
 }
 
 #[test]

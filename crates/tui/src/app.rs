@@ -276,7 +276,8 @@ impl Session {
                 buttons = nestris_core::quick::buttons(self.game.state(), level);
             }
         }
-        self.game.step_with_demo(buttons, &self.demo);
+        let ev = self.game.step_with_demo(buttons, &self.demo);
+        self.view.tally.observe(&ev, self.game.state());
         if let Some(r) = &mut self.recording {
             r.push(buttons);
             r.observe(&self.game);

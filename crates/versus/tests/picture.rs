@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use nestris_ai::{Ai, InputModel, Weights};
 use nestris_core::{Buttons, Game, Region};
 use nestris_render::versus::{draw_versus, Scoreboard, VERSUS_WIDTH};
-use nestris_render::{decode_png_pixels, encode_png_pixels, Frame, LevelColours, HEIGHT};
+use nestris_render::{decode_png, encode_png_pixels, Frame, LevelColours, HEIGHT};
 use nestris_versus::{Match, MatchSetup};
 
 /// A player: the AI's plan for each piece, one frame at a time.
@@ -88,8 +88,12 @@ fn the_versus_picture_in_the_docs_is_what_the_code_draws() {
         return;
     }
     let bytes = std::fs::read(&path).expect("docs/versus.png (NESTRIS_BLESS=1 writes it)");
-    let (want, w, h) = decode_png_pixels(&bytes, VERSUS_WIDTH * HEIGHT).expect("a PNG");
-    assert_eq!((w, h), (VERSUS_WIDTH, HEIGHT), "the picture's size");
-    let differ = want.iter().zip(&got).filter(|(a, b)| a != b).count();
+    let want = decode_png(&bytes).expect("a PNG");
+    assert_eq!(
+        (want.width(), want.height()),
+        (VERSUS_WIDTH, HEIGHT),
+        "the picture's size"
+    );
+    let differ = want.pixels.iter().zip(&got).filter(|(a, b)| a != b).count();
     assert_eq!(differ, 0, "{differ} pixels differ from docs/versus.png");
 }

@@ -1,7 +1,8 @@
-//! The picture the window shows: the NES frame, and beside it the HUD panel when it is
-//! on, composed at 1x; then scaled into the window by whole multiples.
+//! The picture the window shows: the NES frame (with the HUD panel beside it when it is
+//! on) and the window's own overlays, composed at 1x; then scaled into the window by
+//! whole multiples.
 
-use nestris_render::{Frame, HEIGHT, WIDTH};
+use nestris_render::Frame;
 
 use crate::font;
 
@@ -37,12 +38,13 @@ impl Canvas {
         self.pixels[y * self.width + x]
     }
 
-    /// Copies the NES frame to the top-left corner.
+    /// Copies the frame (the NES picture, with the HUD beside it if drawn) to the
+    /// top-left corner.
     pub fn blit_frame(&mut self, frame: &Frame) {
-        let w = WIDTH.min(self.width);
-        for y in 0..HEIGHT.min(self.height) {
+        let (fw, w) = (frame.width(), frame.width().min(self.width));
+        for y in 0..frame.height().min(self.height) {
             self.pixels[y * self.width..y * self.width + w]
-                .copy_from_slice(&frame.pixels[y * WIDTH..y * WIDTH + w]);
+                .copy_from_slice(&frame.pixels[y * fw..y * fw + w]);
         }
     }
 
@@ -157,6 +159,7 @@ impl Canvas {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nestris_render::{HEIGHT, WIDTH};
 
     #[test]
     fn scaling_matches_the_renderers_own_for_a_bare_frame() {

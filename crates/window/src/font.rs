@@ -1,4 +1,5 @@
-//! A small 5x7 pixel font of our own for the HUD and the front end's messages.
+//! A small 5x7 pixel font of our own for the front end's messages (the replay viewer's
+//! bar, notices, the crash marker); the HUD uses the game's lettering.
 
 /// Glyph width and height in pixels; text advances by `W + 1`.
 pub const W: i32 = 5;

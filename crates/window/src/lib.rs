@@ -11,8 +11,8 @@
 //! menu's MUSIC 1 is our arrangement of the folk tune Korobeiniki, MUSIC 2 and 3 and the
 //! other screens' tunes are our own: see [`tunes`]), high scores and
 //! settings kept in the data folder, every session recorded as a replay, an optional
-//! HUD (tetris rate, drought, DAS charge, input display) and a TOML config file for
-//! the keys. See [`WindowOptions`] for what a caller chooses.
+//! HUD (the render crate's panel: tetris rate, burn, efficiency, drought, pace, DAS, tap
+//! speed, input display) and a TOML config file for the keys. See [`WindowOptions`] for what a caller chooses.
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
 //! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute (effects and

@@ -17,7 +17,8 @@ pub type Autopilot = Box<dyn FnMut(&Game) -> Buttons>;
 pub struct WindowOptions {
     /// NTSC (60.0988 Hz) or PAL (50.007 Hz).
     pub region: Region,
-    /// Show the HUD beside the NES picture (tetris rate, drought, DAS, input display).
+    /// Show the HUD beside the NES picture (tetris rate, burn, drought, pace, DAS, taps,
+    /// input display: `nestris_render::hud`).
     pub hud: bool,
     /// Controller 1 played by a program instead of the keyboard.
     pub ai: Option<Autopilot>,

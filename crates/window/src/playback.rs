@@ -17,7 +17,7 @@ use nestris_core::{Buttons, DemoData, FrameEvents, Game};
 use nestris_replay::Replay;
 pub use nestris_replay::Verdict;
 
-use crate::hud::HudStats;
+use crate::hud::Tally;
 use crate::sfx::{cues, Sfx};
 
 /// Frames between two kept states.
@@ -98,7 +98,7 @@ impl Speed {
 #[derive(Clone, Debug)]
 struct Point {
     game: Game,
-    hud: Option<HudStats>,
+    hud: Option<Tally>,
 }
 
 /// A replay being watched.
@@ -128,7 +128,7 @@ impl Playback {
         let judged = replay.play_with_demo(replay.inputs.len(), &demo).1.verdict;
         let at = Point {
             game: replay.game(),
-            hud: hud.then(HudStats::default),
+            hud: hud.then(Tally::default),
         };
         let mut p = Playback {
             inputs: replay.inputs,
@@ -153,7 +153,7 @@ impl Playback {
     }
 
     /// The HUD's counters at the shown frame, if the HUD is kept.
-    pub fn hud(&self) -> Option<&HudStats> {
+    pub fn hud(&self) -> Option<&Tally> {
         self.at.hud.as_ref()
     }
 
@@ -381,12 +381,12 @@ mod tests {
     }
 
     /// The hash, the picture and the HUD after every frame, played straight through.
-    fn straight(replay: &Replay) -> Vec<(u64, Vec<u32>, HudStats)> {
+    fn straight(replay: &Replay) -> Vec<(u64, Vec<u32>, Tally)> {
         let mut game = replay.game();
-        let mut hud = HudStats::default();
+        let mut hud = Tally::default();
         let mut frame = Frame::new();
         let mut out = Vec::new();
-        let mut record = |game: &Game, hud: &HudStats| {
+        let mut record = |game: &Game, hud: &Tally| {
             nestris_render::draw(game, &mut frame);
             out.push((game.state().state_hash(), frame.pixels.to_vec(), *hud));
         };
@@ -399,7 +399,7 @@ mod tests {
         out
     }
 
-    fn assert_at(p: &Playback, truth: &[(u64, Vec<u32>, HudStats)], what: &str) {
+    fn assert_at(p: &Playback, truth: &[(u64, Vec<u32>, Tally)], what: &str) {
         let n = p.frame();
         let (hash, pixels, hud) = &truth[n];
         assert_eq!(p.game().state().state_hash(), *hash, "{what}: frame {n}");

@@ -15,7 +15,7 @@ use nestris_render::{Frame, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
 use crate::coach::Coach;
-use crate::hud::{self, HudStats};
+use crate::hud::{self, Tally};
 use crate::practice::{Point, Practice, Saved};
 use crate::seed::{SeedChoice, SeedEntry};
 use crate::sfx::{cues, Sfx};
@@ -43,7 +43,7 @@ pub struct Session {
     game: Game,
     frame: Frame,
     demo: Option<DemoData>,
-    hud: Option<HudStats>,
+    hud: Option<Tally>,
     recording: Option<Recording>,
     scores: ScoreKeeper,
     asking_quit: bool,
@@ -67,7 +67,7 @@ pub struct Session {
 }
 
 /// What the session counts beside the game, saved and rewound with it.
-type Counts = (Option<HudStats>, u64);
+type Counts = (Option<Tally>, u64);
 
 impl Session {
     /// The console switched on, with the kept high-score table in its memory.
@@ -84,9 +84,9 @@ impl Session {
         let recording = recording.map(|r| r.starting_from(&game));
         Session {
             game,
-            frame: Frame::new(),
+            frame: hud::frame(hud),
             demo,
-            hud: hud.then(HudStats::default),
+            hud: hud.then(Tally::default),
             recording,
             scores,
             asking_quit: false,
@@ -447,12 +447,12 @@ impl Session {
             let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
             nestris_render::draw_dialog(&mut self.frame, &refs);
         }
+        if let Some(h) = &self.hud {
+            hud::draw(&mut self.frame, h, self.game.state());
+        }
         canvas.blit_frame(&self.frame);
         if let Some(c) = &self.coach {
             c.draw(canvas);
-        }
-        if let Some(h) = &self.hud {
-            hud::draw(canvas, WIDTH as i32, h, self.game.state());
         }
         hud::draw_crash_marker(canvas, &self.game, Some(self.lag_frames));
         if let Some((text, _)) = &self.toast {
@@ -572,11 +572,12 @@ mod tests {
             assert!((y + 3..y + 10)
                 .flat_map(row)
                 .any(|(xx, yy)| c.pixel(xx, yy) == 0xFCFCFC));
-            // The HUD panel: CRASHED in red below the lag count.
-            let x0 = WIDTH + 10;
-            assert!((206..220)
-                .flat_map(|yy| (x0..x0 + 70).map(move |xx| (xx, yy)))
-                .any(|(xx, yy)| c.pixel(xx, yy) == 0xF83800));
+            // The HUD panel: CRASHED in red in the drought box (its third line).
+            let red = nestris_render::palette::rgb(0x16);
+            let x0 = WIDTH + 8;
+            assert!((88..96)
+                .flat_map(|yy| (x0..x0 + 56).map(move |xx| (xx, yy)))
+                .any(|(xx, yy)| c.pixel(xx, yy) == red));
         }
         // Without a crash (crash model off), no marker.
         let mut s = session(dir.path(), false);

@@ -234,7 +234,7 @@ impl Viewer {
         Viewer {
             picture: Canvas::new(width, HEIGHT),
             canvas: Canvas::new(width, HEIGHT + progress::height(notice.is_some())),
-            frame: Frame::new(),
+            frame: hud::frame(playback.hud().is_some()),
             playback,
             notice,
             audio: None,
@@ -260,10 +260,10 @@ impl Viewer {
     fn draw(&mut self) {
         let p = &self.playback;
         nestris_render::draw_with(p.game(), &mut self.frame, self.colours);
-        self.picture.blit_frame(&self.frame);
         if let Some(h) = p.hud() {
-            hud::draw(&mut self.picture, WIDTH as i32, h, p.game().state());
+            hud::draw(&mut self.frame, h, p.game().state());
         }
+        self.picture.blit_frame(&self.frame);
         hud::draw_crash_marker(&mut self.picture, p.game(), None);
         self.canvas.blit(&self.picture, 0, 0);
         progress::draw(&mut self.canvas, HEIGHT as i32, p, self.notice);
@@ -616,8 +616,9 @@ mod tests {
                 assert_eq!(v.canvas.pixel(x, y), f.pixel(x, y));
             }
         }
-        // The HUD panel's outline; the bar filled to the end.
-        assert_eq!(v.canvas.pixel(WIDTH + 2, 100), 0x747474);
+        // The HUD panel: its first box's frame (white at the tube's middle); the bar
+        // filled to the end.
+        assert_eq!(v.canvas.pixel(WIDTH + 4, 8 * 3), 0xFCFCFC);
         assert_eq!(v.canvas.pixel(20, HEIGHT + 6), progress::FILLED);
         // The notice (fits on one line).
         assert!(crate::font::width(NO_CARTRIDGE_DEMO, 1) < WIDTH as i32 - 12);

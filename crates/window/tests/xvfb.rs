@@ -363,9 +363,9 @@ fn the_window_plays_from_power_on() {
         status(&status_path)
     );
 
-    // The screenshot; the window is 352x240 (NES + HUD) at 3x.
+    // The screenshot; the window is the NES picture and the HUD beside it, at 3x.
     let shot = screenshot(&display, dir.path(), "nestris-window-xvfb.png");
-    let place = placement(&display, &window, 352, 240);
+    let place = placement(&display, &window, nestris_render::hud::WIDTH, 240);
     let at = |x: usize, y: usize| shot.at(&place, x, y);
     // The play screen's fixed parts (backdrop, frames, labels) match the renderer's.
     let reference = reference_play_frame();
@@ -387,8 +387,9 @@ fn the_window_plays_from_power_on() {
         "not the play screen ({:.1}% alike)",
         share * 100.0
     );
-    // The HUD panel's frame is there, right of the NES picture.
-    assert_eq!(at(256 + 2, 100), 0x747474, "HUD panel outline");
+    // The HUD panel's first box is there, right of the NES picture (the white middle
+    // of its frame's left edge).
+    assert_eq!(at(256 + 4, 24), 0xFCFCFC, "HUD panel frame");
 
     // Esc asks during a game; Y quits, saving the replay.
     xdotool(&display, &["key", "Escape"]);
@@ -581,7 +582,10 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     wait_status(&status_path, "back to 1x", |p| speed(p) == Some(1.0));
 
     // The mouse: a click on the bar at 75%, then a drag that ends at 40%.
-    let (cw, ch) = (352, 240 + nestris_window::progress::BAR_HEIGHT);
+    let (cw, ch) = (
+        nestris_render::hud::WIDTH,
+        240 + nestris_window::progress::BAR_HEIGHT,
+    );
     let place = placement(&display, &window, cw, ch);
     let (x0, w) = nestris_window::progress::track(cw);
     let bar_y = 240.0 + 7.0;
@@ -621,31 +625,35 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     sleep(Duration::from_millis(200));
     let shot = screenshot(&display, dir.path(), "nestris-window-replay-viewer.png");
     let mut game = replay.start.game();
+    let mut tally = nestris_render::hud::Tally::default();
     for &b in &replay.inputs[..shown as usize] {
-        game.step(b);
+        let ev = game.step(b);
+        tally.observe(&ev, game.state());
     }
     assert_eq!(
         game.state().mode(),
         nestris_core::GameMode::Play,
         "frame {shown} is in play"
     );
-    let mut reference = Frame::new();
-    nestris_render::draw(&game, &mut reference);
+    let mut reference = Frame::with_size(nestris_render::hud::WIDTH, 240);
+    nestris_render::hud::draw(&game, &tally, &mut reference, Default::default());
     let mut differ = 0;
     for y in 0..240 {
-        for x in 0..256 {
+        for x in 0..reference.width() {
             if shot.at(&place, x, y) != reference.pixel(x, y) {
                 differ += 1;
             }
         }
     }
-    assert_eq!(differ, 0, "pixels unlike the renderer's frame {shown}");
-    assert_eq!(shot.at(&place, 256 + 2, 100), 0x747474, "HUD panel outline");
+    assert_eq!(
+        differ, 0,
+        "pixels unlike the renderer's frame {shown} with its HUD"
+    );
     let track_at = |f: f64| shot.at(&place, (f64::from(x0) + f * f64::from(w)) as usize, 240 + 6);
     assert_eq!(track_at(0.5), nestris_window::progress::FILLED, "played");
     assert_eq!(track_at(0.9), nestris_window::progress::TRACK, "to come");
     let verified_mark = (240 + 14..240 + 21)
-        .any(|y| (250..346).any(|x| shot.at(&place, x, y) == nestris_window::progress::GOOD));
+        .any(|y| (250..cw).any(|x| shot.at(&place, x, y) == nestris_window::progress::GOOD));
     assert!(verified_mark, "\"VERIFIED\" in green on the bar");
 
     // Space plays on; Esc closes.

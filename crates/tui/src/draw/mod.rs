@@ -4,13 +4,16 @@
 //! Which screen shows follows the cartridge as `nestris-render` does: `render_mode`
 //! first (ending, name entry), then `game_mode` (legal, title, menus, play and demo).
 //! All screens share one 64 x 24 cell area, centred in the terminal, plus a notice line
-//! when key holding is estimated.
+//! when key holding is estimated; in play, a terminal wide enough also shows the stats
+//! panel beside it ([`stats`]: tetris rate, burn, drought, pace, DAS, taps).
 
 mod ending;
 mod menus;
 mod play;
 mod scores;
+mod stats;
 
+use nestris_core::tally::Tally;
 use nestris_core::view::{high_score_base, name_char, type_name};
 use nestris_core::{Game, Screen};
 use ratatui::buffer::Buffer;
@@ -46,6 +49,8 @@ pub struct View {
     /// A message about data not kept (a save failed, a damaged file was moved aside),
     /// shown on the notice line instead of [`HOLD_NOTICE`] while it lasts.
     pub notice: Option<String>,
+    /// The game's numbers so far, shown beside the play screen when there is room.
+    pub tally: Tally,
 }
 
 /// True if `area` holds the whole layout; while it does not, the game is held still
@@ -97,13 +102,20 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
         None => view.hold_estimated.then_some((HOLD_NOTICE, Color::Yellow)),
     };
     let notice = u16::from(line.is_some() && area.height > HEIGHT);
+    let s = game.state();
+    // The stats take a gap and their panel's width, when the terminal has them.
+    let stats = matches!(s.screen(), Screen::Play { .. }) && area.width >= WIDTH + 1 + stats::WIDTH;
+    let total = if stats {
+        WIDTH + 1 + stats::WIDTH
+    } else {
+        WIDTH
+    };
     let at = Rect::new(
-        area.x + (area.width - WIDTH) / 2,
+        area.x + (area.width - total) / 2,
         area.y + (area.height - HEIGHT - notice) / 2,
         WIDTH,
         HEIGHT,
     );
-    let s = game.state();
     match s.screen() {
         Screen::Off | Screen::Dark => {}
         Screen::Ending => ending::draw(buf, s, at),
@@ -113,6 +125,9 @@ pub fn render(game: &Game, view: &View, area: Rect, buf: &mut Buffer) {
         Screen::TypeMenu => menus::draw_type_menu(buf, s, at),
         Screen::LevelMenu => menus::draw_level_menu(buf, s, at),
         Screen::Play { paused } => play::draw(buf, s, at, paused),
+    }
+    if stats {
+        stats::draw(buf, s, &view.tally, at.x + WIDTH + 1, at.y);
     }
 
     if let Some((text, colour)) = line {
@@ -417,7 +432,7 @@ mod tests {
         let view = View {
             hold_estimated: true,
             overlay: Overlay::ConfirmQuit,
-            notice: None,
+            ..View::default()
         };
         let all = screen(&g, &view, 80, 25).join("\n");
         assert_shows(&all, &[HOLD_NOTICE, "QUIT THIS GAME?", "N: keep playing"]);
