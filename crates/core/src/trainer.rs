@@ -106,19 +106,18 @@ impl Trainer {
     }
 }
 
-/// The line count of a game's first level-up from `level`: the first multiple of ten
-/// whose tens and hundreds digits, read as one hex byte, exceed the level (the
-/// cartridge's comparison, which makes level 18's transition come at 130 lines).
-pub const fn first_level_up(level: u8) -> u16 {
-    let mut n: u16 = 10;
-    loop {
-        let t = n / 10;
-        let g = (t / 10) * 16 + t % 10;
-        if g > level as u16 {
+/// The line count of a game's first level-up from `level`: the engine's own rule
+/// (`play::levels_up`, the line count's tens and hundreds digits read as one hex byte,
+/// which makes level 18's transition come at 130 lines), line by line from none.
+pub fn first_level_up(level: u8) -> u16 {
+    let mut lines = [0u8; 2];
+    for n in 1..=999 {
+        crate::bcd::increment_lines(&mut lines);
+        if crate::play::levels_up(lines, level) {
             return n;
         }
-        n += 10;
     }
+    999
 }
 
 #[cfg(test)]

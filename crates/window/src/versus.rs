@@ -257,8 +257,8 @@ impl VersusSession {
         VersusReplay::of(&self.m, self.inputs.clone())
     }
 
-    /// Leaves the match: a network opponent is told, and the rest of its stream is read
-    /// (briefly) so that the saved match holds its game as far as it went.
+    /// Leaves the match: a network opponent is told (the saved match holds its game as far
+    /// as its inputs had arrived).
     pub fn leave(&mut self) {
         if let Opponent::Net(link) = &mut self.opponent {
             if self.closed.is_none() {
