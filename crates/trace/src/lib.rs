@@ -133,7 +133,11 @@ pub fn check_in_mode(
             }
             _ => None,
         };
-        if let Some((field, expected, actual)) = first_difference(&game, frame).or(lag_difference) {
+        let difference = match crash_line(frame) {
+            Some(kind) => crash_difference(&game, kind),
+            None => first_difference(&game, frame).or(lag_difference),
+        };
+        if let Some((field, expected, actual)) = difference {
             return Ok(Outcome::Diverged(Box::new(Divergence {
                 frame: frame.f,
                 field,
@@ -148,8 +152,40 @@ pub fn check_in_mode(
     })
 }
 
+/// The kind of a recording's crash line (`jam`, `hang`, `no-nmi`, `reset`), if `frame` is
+/// one.
+fn crash_line(frame: &Frame) -> Option<&str> {
+    frame.fields.get("crash").and_then(Value::as_str)
+}
+
+/// How the engine differs from a crash line of kind `kind`. The recordings' README defines
+/// what such a line pins: for `jam`, `no-nmi` and `reset`, the kind and the frame (the RAM
+/// it records is what the CPU left after running data or RAM as code on its way to the
+/// halt, "informational and not compared"); for `hang`, nothing (the recorder gave up
+/// waiting, the console did nothing new). The frames before it were compared as usual,
+/// so a halt in this frame and not before is a halt in the recorded frame.
+fn crash_difference(game: &Game, kind: &str) -> Option<(String, Value, Value)> {
+    let actual = if game.halted() { Some("jam") } else { None };
+    let expected = match kind {
+        "hang" => None,
+        other => Some(other),
+    };
+    (actual != expected).then(|| {
+        (
+            "crash".to_string(),
+            expected.map_or(Value::Null, Value::from),
+            actual.map_or(Value::Null, Value::from),
+        )
+    })
+}
+
 /// The first field (in the trace's order) where the engine's state differs from `frame`.
+/// A halted engine differs from every frame that is not a crash line (a halt before the
+/// recorded one).
 pub fn first_difference(game: &Game, frame: &Frame) -> Option<(String, Value, Value)> {
+    if game.halted() && crash_line(frame).is_none() {
+        return Some(("crash".into(), Value::Null, Value::from("jam")));
+    }
     let obs = observe(game);
     for (key, expected) in &frame.fields {
         if key == "selecting" && frame.fields.get("gameMode") != Some(&Value::from(3)) {
@@ -167,4 +203,65 @@ pub fn first_difference(game: &Game, frame: &Frame) -> Option<(String, Value, Va
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::CrashMode;
+    use serde_json::{json, Map};
+
+    /// A game halted by a broken dispatch (the level-160 single with music off: its lag
+    /// frame, then the halt), without a cartridge image.
+    fn halted() -> Game {
+        let mut g = Game::capped_score_frame(160, CrashMode::Cartridge);
+        g.step(Buttons::NONE);
+        g.step(Buttons::NONE);
+        assert!(g.halted());
+        g
+    }
+
+    fn line(fields: serde_json::Value) -> Frame {
+        let Value::Object(fields) = fields else {
+            unreachable!("an object")
+        };
+        Frame {
+            f: 1,
+            input: Buttons::NONE,
+            fields,
+            lag: Some(true),
+        }
+    }
+
+    #[test]
+    fn a_jam_line_pins_the_kind_and_the_frame_not_the_ram() {
+        // The RAM a halted CPU left is not the engine's: only the halt is compared.
+        let jam = line(json!({"crash": "jam", "score": 12, "playState": 99}));
+        assert_eq!(crash_line(&jam), Some("jam"));
+        assert_eq!(crash_difference(&halted(), "jam"), None);
+        let running = Game::capped_score_frame(160, CrashMode::Cartridge);
+        assert_eq!(
+            crash_difference(&running, "jam"),
+            Some(("crash".into(), json!("jam"), Value::Null))
+        );
+    }
+
+    #[test]
+    fn a_hang_line_asks_for_no_halt() {
+        let running = Game::capped_score_frame(160, CrashMode::Cartridge);
+        assert_eq!(crash_difference(&running, "hang"), None);
+        assert_eq!(
+            crash_difference(&halted(), "hang"),
+            Some(("crash".into(), Value::Null, json!("jam")))
+        );
+    }
+
+    #[test]
+    fn a_halt_before_the_crash_line_is_a_difference() {
+        let ordinary = line(Value::Object(Map::new()));
+        assert_eq!(
+            first_difference(&halted(), &ordinary),
+            Some(("crash".into(), Value::Null, json!("jam")))
+        );
+    }
 }
