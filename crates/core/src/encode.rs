@@ -378,6 +378,7 @@ impl Snapshot {
             crash: None,
             variant: crate::Variant::CARTRIDGE,
             cleared: crate::view::Cleared::default(),
+            stale: crate::view::StaleDigits::default(),
         };
         s.clock.known = s.region.cycles_counted();
         s.validate()?;
@@ -403,7 +404,10 @@ impl Snapshot {
     /// clock's flags (bits 0-3 and 7), the crash mode's code (bits 4-5, `Cartridge` = 0) and
     /// whether the game crashed (bit 6); bytes 135.. the player update's cut, if one is
     /// pending; byte 152 how the game crashed ([`Crash::code`]); bytes 153.. the rows a line
-    /// clear removed that the picture still shows ([`Snapshot::cleared`], version 4). With
+    /// clear removed that the picture still shows ([`Snapshot::cleared`], version 4); the
+    /// last 7 the counters the picture shows from before a cut player update
+    /// ([`Snapshot::stale`], version 5: which are set, bits 0-2, then lines, level, score,
+    /// 0 where not set). With
     /// [`Snapshot::encode`] it is the whole state: a game restored from both runs on exactly
     /// as the original.
     pub fn encode_timing(&self) -> [u8; TIMING_LEN] {
@@ -434,12 +438,21 @@ impl Snapshot {
             let at = CRASH_AT + 6 + 10 * i;
             out[at..at + 10].copy_from_slice(lost);
         }
+        let st = &self.stale;
+        let b = &mut out[STALE_AT..];
+        b[0] = st.lines.is_some() as u8
+            | (st.level.is_some() as u8) << 1
+            | (st.score.is_some() as u8) << 2;
+        b[1..3].copy_from_slice(&st.lines.unwrap_or_default());
+        b[3] = st.level.unwrap_or_default();
+        b[4..7].copy_from_slice(&st.score.unwrap_or_default());
         out
     }
 
     /// Puts the fields of an [`Snapshot::encode_timing`] block into `self`.
     pub fn decode_timing(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
-        // Version 2 had no crash byte (a crash there was a halt), version 3 no board.
+        // Version 2 had no crash byte (a crash there was a halt), version 3 no board,
+        // version 4 no stale counters.
         let version = bytes.first().copied().unwrap_or(0);
         let Some(len) = timing_len(version) else {
             return Err(SnapshotError::OutOfRange {
@@ -493,6 +506,14 @@ impl Snapshot {
             for (i, lost) in c.lost.iter_mut().enumerate() {
                 lost.copy_from_slice(&b[5 + 10 * i..15 + 10 * i]);
             }
+        }
+        // Before version 5 the picture's counters were not kept: it shows the variables.
+        self.stale = crate::view::StaleDigits::default();
+        if version >= 5 {
+            self.stale = stale_from(&bytes[STALE_AT..]).ok_or(SnapshotError::OutOfRange {
+                field: "stale counters",
+                value: bytes[STALE_AT],
+            })?;
         }
         let mut page = [0u8; 128];
         page.copy_from_slice(&bytes[7..135]);
@@ -579,25 +600,55 @@ fn player_cut_from(b: &[u8]) -> Option<PlayerCut> {
     })
 }
 
+/// [`Snapshot::stale`] from its 7 bytes: `None` where a field is unset, whose bytes must
+/// be 0 (one encoding per state).
+fn stale_from(b: &[u8]) -> Option<crate::view::StaleDigits> {
+    let set = b[0];
+    if set > 7 {
+        return None;
+    }
+    let field = |bit: u8, bytes: &[u8]| {
+        if set & bit != 0 {
+            Some(Some(()))
+        } else if bytes.iter().all(|&x| x == 0) {
+            Some(None)
+        } else {
+            None
+        }
+    };
+    Some(crate::view::StaleDigits {
+        lines: field(1, &b[1..3])?.map(|()| [b[1], b[2]]),
+        level: field(2, &b[3..4])?.map(|()| b[3]),
+        score: field(4, &b[4..7])?.map(|()| [b[4], b[5], b[6]]),
+    })
+}
+
 /// Version of the timing block ([`Snapshot::encode_timing`]).
-pub const TIMING_VERSION: u8 = 4;
+pub const TIMING_VERSION: u8 = 5;
 
 /// Where the crash's code sits in the timing block.
 const CRASH_AT: usize = 7 + 128 + PLAYER_CUT_LEN;
 
+/// Where [`Snapshot::stale`] sits in the timing block (version 5).
+const STALE_AT: usize = CRASH_AT + 1 + CLEARED_LEN;
+
 /// Length of the timing block in bytes.
-pub const TIMING_LEN: usize = CRASH_AT + 1 + CLEARED_LEN;
+pub const TIMING_LEN: usize = STALE_AT + STALE_LEN;
+
+/// Length of [`Snapshot::stale`] in the timing block: which are set, lines, level, score.
+const STALE_LEN: usize = 1 + 2 + 1 + 3;
 
 /// Length of [`Snapshot::cleared`] in the timing block: the count, four rows, 4 x 10 bytes.
 const CLEARED_LEN: usize = 1 + 4 + 40;
 
-/// Length of a timing block of `version` (2, 3 or 4), if the version is one: version 2 had
-/// no crash byte, version 3 no board.
+/// Length of a timing block of `version` (2 to 5), if the version is one: version 2 had
+/// no crash byte, version 3 no board, version 4 no stale counters.
 pub const fn timing_len(version: u8) -> Option<usize> {
     match version {
         2 => Some(CRASH_AT),
         3 => Some(CRASH_AT + 1),
-        4 => Some(TIMING_LEN),
+        4 => Some(STALE_AT),
+        5 => Some(TIMING_LEN),
         _ => None,
     }
 }

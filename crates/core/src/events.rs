@@ -111,6 +111,10 @@ impl FrameEvents {
     pub const CLEAR_STARTED: u32 = 1 << 29;
     /// A halting line cap ended the game (a variant's rule; see [`crate::Variant`]).
     pub const CAPPED: u32 = 1 << 30;
+    /// This frame's interrupt drew lines, level or score in the middle of a player update,
+    /// from the values before it: the picture keeps showing them until they next change
+    /// (display lag; see [`crate::view::StaleDigits`], [`crate::Snapshot::display_lag`]).
+    pub const DIGITS_STALE: u32 = 1 << 31;
 
     /// True if every flag of `flag` is set.
     #[inline]

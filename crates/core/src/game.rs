@@ -189,6 +189,7 @@ impl Game {
             variant: setup.variant,
             crash: None,
             cleared: crate::view::Cleared::default(),
+            stale: crate::view::StaleDigits::default(),
         };
         if setup.crash_mode == crate::CrashMode::Off
             || !setup.region.cycles_counted()
@@ -590,6 +591,11 @@ impl Game {
     #[inline]
     fn render_play(&mut self, ev: &mut FrameEvents) {
         let s = &mut self.s;
+        let counters =
+            s.render_flags & (cycles::RENDER_LINES | cycles::RENDER_LEVEL | cycles::RENDER_SCORE);
+        if counters != 0 {
+            note_drawn(s, counters, ev);
+        }
         // One player: lines, level, score and statistics are drawn whenever out of date.
         s.render_flags &= !(cycles::RENDER_LINES
             | cycles::RENDER_LEVEL
@@ -950,8 +956,9 @@ impl Game {
     /// `gameModeState_initGameState`, up to its first wait.
     fn init_game_state(&mut self, demo: &DemoData) {
         let s = &mut self.s;
-        // A crash shown in the last game is not this one's.
+        // A crash shown in the last game is not this one's; the new picture is drawn whole.
         s.crash = None;
+        s.stale = crate::view::StaleDigits::default();
         s.playfield = Playfield::empty();
         s.cleared = crate::view::Cleared::default();
         s.stats = [[0; 2]; 7];
@@ -1245,5 +1252,34 @@ impl Game {
     /// The spawn orientation of a piece type 0..=6 (T J Z O S L I).
     pub const fn spawn_orientation(piece_type: u8) -> u8 {
         SPAWN_TABLE[piece_type as usize & 7]
+    }
+}
+
+/// The interrupt draws the counters whose render flags are `drawn` from the mirror, which
+/// is what the snapshot holds. Inside a player update the interrupt cut, that is the value
+/// from before the update, and the flag it clears leaves it on the picture (display lag):
+/// kept in [`Snapshot::stale`] until the counter is drawn again.
+#[cold]
+#[inline(never)]
+fn note_drawn(s: &mut Snapshot, drawn: u8, ev: &mut FrameEvents) {
+    let active = match s.resume {
+        Resume::Interrupted(Cut::Player(cut)) => Some(cut.active),
+        _ => None,
+    };
+    let mut behind = false;
+    if drawn & cycles::RENDER_LINES != 0 {
+        s.stale.lines = active.map(|_| s.lines);
+        behind |= active.is_some_and(|a| a.lines != s.lines);
+    }
+    if drawn & cycles::RENDER_LEVEL != 0 {
+        s.stale.level = active.map(|_| s.level);
+        behind |= active.is_some_and(|a| a.level != s.level);
+    }
+    if drawn & cycles::RENDER_SCORE != 0 {
+        s.stale.score = active.map(|_| s.score);
+        behind |= active.is_some_and(|a| a.score != s.score);
+    }
+    if behind {
+        ev.set(FrameEvents::DIGITS_STALE);
     }
 }

@@ -93,6 +93,7 @@ impl Game {
             crash: None,
             variant: crate::Variant::CARTRIDGE,
             cleared: crate::view::Cleared::default(),
+            stale: crate::view::StaleDigits::default(),
         };
         Game { s }
     }

@@ -127,6 +127,10 @@ pub struct Snapshot {
     /// shows what the original shows.
     #[cfg_attr(feature = "serde", serde(default))]
     pub cleared: crate::view::Cleared,
+    /// Lines, level and score as the picture shows them where the interrupt drew them in
+    /// the middle of a player update (display lag; see [`crate::view::StaleDigits`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub stale: crate::view::StaleDigits,
 }
 
 /// Why a [`Snapshot`] cannot become a [`crate::Game`].

@@ -189,6 +189,25 @@ impl core::fmt::Debug for Board {
     }
 }
 
+/// Counters the picture shows from before a player update (display lag). The frame
+/// interrupt draws lines, level and score from the player's mirror when their render flags
+/// are set, and clears the flags. An interrupt that lands inside the player update, before
+/// its copy back to the mirror, so draws the values from before the update, and with the
+/// flags cleared the picture keeps them until they next change: the lines counter a clear
+/// behind, the level (and the level's colours) a level-up behind, the score without the
+/// clear's points (`tests/CARTRIDGE.md` §21). Each field is the value drawn, or `None`
+/// where the picture shows the variable.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StaleDigits {
+    /// `lines` as drawn (BCD, low byte first).
+    pub lines: Option<[u8; 2]>,
+    /// `levelNumber` as drawn.
+    pub level: Option<u8>,
+    /// `score` as drawn (BCD, low byte first).
+    pub score: Option<[u8; 3]>,
+}
+
 /// The rows the row check has removed from RAM while the picture still shows them (the
 /// cartridge keeps them only in its picture memory): enough to rebuild the board the lock
 /// left, which the screen shows until the line-clear animation ends.
@@ -225,6 +244,31 @@ impl Cleared {
 }
 
 impl Snapshot {
+    /// The lines counter as the picture shows it ([`StaleDigits`]).
+    #[inline]
+    pub fn shown_lines(&self) -> [u8; 2] {
+        self.stale.lines.unwrap_or(self.lines)
+    }
+
+    /// The level as the picture shows it, its number and its colours ([`StaleDigits`]).
+    #[inline]
+    pub fn shown_level(&self) -> u8 {
+        self.stale.level.unwrap_or(self.level)
+    }
+
+    /// The score as the picture shows it ([`StaleDigits`]).
+    #[inline]
+    pub fn shown_score(&self) -> [u8; 3] {
+        self.stale.score.unwrap_or(self.score)
+    }
+
+    /// True while the picture shows a counter the game has moved past (display lag).
+    pub fn display_lag(&self) -> bool {
+        self.shown_lines() != self.lines
+            || self.shown_level() != self.level
+            || self.shown_score() != self.score
+    }
+
     /// `gameMode` as a type. (A validated state holds one of the seven; anything else
     /// reads as the demo's start, the last of them.)
     #[inline]
@@ -283,6 +327,14 @@ impl Snapshot {
     pub fn piece_sprite(&self) -> Option<u8> {
         (self.piece < crate::tables::HIDDEN && self.phase() != PlayState::Ended)
             .then_some(self.piece)
+    }
+
+    /// True while the sprite page the interrupt copies to the picture is being filled from
+    /// a list other than the preview's (the stalls of `tests/CARTRIDGE.md` §21, every frame
+    /// flagged [`crate::FrameEvents::SPRITES_GARBLED`]): confetti where the preview was.
+    #[inline]
+    pub fn sprites_garbled(&self) -> bool {
+        matches!(self.resume, Resume::Interrupted(crate::flow::Cut::Player(cut)) if crate::landing::garbled(cut.then))
     }
 
     /// The orientation the next box shows, if it shows: the preview is on (Select turns

@@ -188,6 +188,7 @@ pub fn game_from_header(header: &Header) -> Result<Game, TraceError> {
         variant: nestris_core::Variant::CARTRIDGE,
         // The picture memory is not in the header: a clear begun shows the RAM's board.
         cleared: nestris_core::view::Cleared::default(),
+        stale: nestris_core::view::StaleDigits::default(),
     };
     Game::from_snapshot(snapshot).map_err(|e| bad(e.to_string()))
 }

@@ -29,7 +29,9 @@ pub(super) fn draw(
     paused: bool,
     colours: palette::LevelColours,
 ) {
-    let level = palette::resolve(palette::level_palette(s.level, colours));
+    // The counters, and the level's colours, as the picture shows them (display lag).
+    let shown_level = s.shown_level();
+    let level = palette::resolve(palette::level_palette(shown_level, colours));
     let label = palette::rgb(palette::LABEL[1]);
     let white = palette::rgb(palette::WHITE);
     layout::backdrop(f);
@@ -55,7 +57,12 @@ pub(super) fn draw(
     }
 
     layout::framed_box(f, 11, 2, 12, 3);
-    let lines = format!("LINES-{}{}", digit(s.lines[1]), &bcd_digits(&[s.lines[0]]));
+    let shown_lines = s.shown_lines();
+    let lines = format!(
+        "LINES-{}{}",
+        digit(shown_lines[1]),
+        &bcd_digits(&[shown_lines[0]])
+    );
     layout::text_centred(f, FIELD_X, 80, 24, &lines, white);
     layout::framed_box(f, 11, 5, 12, 22);
     if paused {
@@ -69,21 +76,24 @@ pub(super) fn draw(
     font::draw_text(f, 192, 24, "TOP", label);
     font::draw_text(f, 192, 32, &bcd_digits(top), white);
     font::draw_text(f, 192, 48, "SCORE", label);
-    let score = bcd_digits(&[s.score[2], s.score[1], s.score[0]]);
+    let shown_score = s.shown_score();
+    let score = bcd_digits(&[shown_score[2], shown_score[1], shown_score[0]]);
     font::draw_text(f, 192, 56, &score, white);
 
     layout::framed_box(f, 23, 10, 8, 7);
     font::draw_text(f, 192, 88, "NEXT", label);
-    if let Some(next) = s.next_shown() {
+    if s.sprites_garbled() {
+        draw_confetti(f, s, &level);
+    } else if let Some(next) = s.next_shown() {
         layout::draw_piece_centred(f, next, 216, 112, &level);
     }
 
     layout::framed_box(f, 23, 18, 8, 4);
     layout::text_centred(f, 184, 64, 152, "LEVEL", label);
-    let lv = if s.level < 100 {
-        format!("{:02}", s.level)
+    let lv = if shown_level < 100 {
+        format!("{shown_level:02}")
     } else {
-        s.level.to_string()
+        shown_level.to_string()
     };
     layout::text_centred(f, 184, 64, 160, &lv, white);
 
@@ -145,4 +155,27 @@ fn draw_banner_cell(f: &mut Frame, row: i32, col: i32, x: i32, y: i32) {
     };
     f.fill_rect(x, y, CELL, CELL, c[0]);
     tile.draw(f, x, y, &c);
+}
+
+/// Sprites the cartridge stages from garbage during a stall (confetti): blocks scattered
+/// over the picture. The cartridge's sprites come from whatever bytes the staging reads,
+/// which the engine does not keep all of; these are drawn from the frame counter and the
+/// generator instead, so they change every frame as the real ones do.
+fn draw_confetti(f: &mut Frame, s: &Snapshot, level: &Colours) {
+    let mut x = u32::from(s.frame_counter) << 16 | u32::from(s.rng) | 1;
+    let mut next = || {
+        // xorshift32: any scatter will do, as long as it is the same for the same state.
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    const TILES: [u8; 3] = [0x7B, 0x7C, 0x7D];
+    for _ in 0..24 {
+        let r = next();
+        let px = (r % 248) as i32;
+        let py = (r >> 8) % 232;
+        let tile = TILES[(r >> 20) as usize % 3];
+        layout::draw_cell(f, px, py as i32, tile, level);
+    }
 }

@@ -77,7 +77,7 @@ fn draw_left(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
     for t in 0..7u8 {
         let row = inner.y + 2 + 2 * t as u16;
         let orientation = SPAWN_TABLE[t as usize];
-        let colour = tile_colour(ORIENTATION_TILE[orientation as usize], s.level);
+        let colour = tile_colour(ORIENTATION_TILE[orientation as usize], s.shown_level());
         buf.set_string(
             inner.x + 3,
             row,
@@ -105,7 +105,9 @@ fn is_banner(tile: u8) -> bool {
 /// banner and PAUSE.
 fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     let inner = boxed(buf, Rect::new(x, y, 22, 3));
-    let lines = format!("LINES-{:X}{:02X}", s.lines[1] & 0x0F, s.lines[0]);
+    // The counters as the picture shows them (display lag).
+    let shown = s.shown_lines();
+    let lines = format!("LINES-{:X}{:02X}", shown[1] & 0x0F, shown[0]);
     Paragraph::new(lines)
         .style(TEXT)
         .alignment(Alignment::Center)
@@ -126,7 +128,7 @@ fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     let board = s.shown_board().0;
     for row in 0..20u16 {
         for col in 0..10u16 {
-            let (text, style) = tile_cell(board[(row * 10 + col) as usize], s.level);
+            let (text, style) = tile_cell(board[(row * 10 + col) as usize], s.shown_level());
             buf.set_string(field.x + col * 2, field.y + row, text, style);
         }
     }
@@ -145,7 +147,7 @@ fn draw_middle(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16, paused: bool) {
     // The piece's sprite stays up after every player update until it is hidden or the
     // game has ended.
     if let Some(piece) = s.piece_sprite() {
-        let (text, style) = tile_cell(ORIENTATION_TILE[piece as usize], s.level);
+        let (text, style) = tile_cell(ORIENTATION_TILE[piece as usize], s.shown_level());
         for &(dr, dc) in &ORIENTATION_CELLS[piece as usize] {
             let (r, c) = (s.y as i16 + dr as i16, s.x as i16 + dc as i16);
             // Rows -1 and -2 show over the border and LINES, as the sprite does on the NES.
@@ -162,7 +164,8 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
     let inner = boxed(buf, Rect::new(x, y, 20, 7));
     // TOP is the best of the high-score table for this game type, as on the cartridge.
     let top = bcd_digits(&s.top_score());
-    let score = bcd_digits(&[s.score[2], s.score[1], s.score[0]]);
+    let shown = s.shown_score();
+    let score = bcd_digits(&[shown[2], shown[1], shown[0]]);
     Paragraph::new(vec![
         Line::from("TOP"),
         Line::from(top),
@@ -184,7 +187,7 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
         let hi = cells.iter().map(|c| c.1).max().unwrap_or(0);
         let width = (hi - lo + 1) as u16 * 2;
         let left = inner.x + (inner.width - width) / 2;
-        let (text, style) = tile_cell(ORIENTATION_TILE[next as usize], s.level);
+        let (text, style) = tile_cell(ORIENTATION_TILE[next as usize], s.shown_level());
         for &(dr, dc) in cells {
             let row = inner.y + 2 + (dr.clamp(0, 1)) as u16;
             buf.set_string(left + (dc - lo) as u16 * 2, row, text, style);
@@ -192,10 +195,11 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
     }
 
     let inner = boxed(buf, Rect::new(x, y + 13, 20, 4));
-    let level = if s.level < 30 {
-        format!("{:02X}", level_display_bcd(s.level))
+    let shown = s.shown_level();
+    let level = if shown < 30 {
+        format!("{:02X}", level_display_bcd(shown))
     } else {
-        format!("{:02}", s.level)
+        format!("{shown:02}")
     };
     Paragraph::new(vec![Line::from("LEVEL"), Line::from(level)])
         .style(TEXT)
