@@ -173,6 +173,11 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         self.metadata["render_fps"] = _FPS[region.lower()] / int(frame_skip)
         self._mask = np.ones(self.num_envs, dtype=bool)
         self._started = False
+        # The VecEnv returns the same arrays from every call, so the views of them that
+        # copy=False returns are made once (on the first call) and handed out in a new
+        # dict each step; nothing is rebuilt per step.
+        self._obs_views: dict[str, np.ndarray] | None = None
+        self._info_views: dict[str, np.ndarray] | None = None
 
     @property
     def raw(self) -> _nestris.VecEnv:
@@ -182,19 +187,35 @@ class NesTetrisVectorEnv(_RustVectorEnv):
     def _obs(self, obs: Any) -> Any:
         if self._observation == "pixels":
             return obs.copy() if self._copy else obs
-        features = obs["features"]
-        out: dict[str, np.ndarray] = {"board": obs["board"].copy() if self._copy else obs["board"]}
-        for i, name in enumerate(FEATURE_NAMES):
-            column = features[:, i]
-            out[name] = column.astype(np.int64) if self._copy else column
-        return out
+        if self._copy:
+            # One conversion of all the features, then one row (a column of the
+            # VecEnv's array) per name.
+            columns = obs["features"].T.astype(np.int64, order="C")
+            out = {"board": obs["board"].copy()}
+            out.update(zip(FEATURE_NAMES, columns))
+            return out
+        if self._obs_views is None:
+            features = obs["features"]
+            views = {"board": obs["board"]}
+            for i, name in enumerate(FEATURE_NAMES):
+                views[name] = features[:, i]
+            self._obs_views = views
+        return dict(self._obs_views)
 
     def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in info.items():
-            out[key] = value.copy() if self._copy else value
-            out["_" + key] = self._mask
-        return out
+        if self._copy:
+            out: dict[str, Any] = {}
+            for key, value in info.items():
+                out[key] = value.copy()
+                out["_" + key] = self._mask
+            return out
+        if self._info_views is None:
+            views: dict[str, np.ndarray] = {}
+            for key, value in info.items():
+                views[key] = value
+                views["_" + key] = self._mask
+            self._info_views = views
+        return dict(self._info_views)
 
 
 class PlacementBatchSpace(spaces.MultiDiscrete):
