@@ -3,8 +3,9 @@
 //! "next step" auto-reset), each from the seed after its last one.
 
 use nestris_env::frame::{EnvConfig, Episode};
+use nestris_env::obs::NUM_FEATURES;
 use nestris_env::{vector, ObsKind};
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
@@ -51,6 +52,8 @@ pub struct PyVecEnv {
     obs: Option<Py<PyDict>>,
     /// The info dict built once; each call returns a copy.
     info: Py<PyDict>,
+    /// The features as `(K, n)` int64, once asked for (see `feature_columns`).
+    columns: Option<Py<PyArray2<i64>>>,
 }
 
 impl PyVecEnv {
@@ -70,6 +73,25 @@ impl PyVecEnv {
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.info.bind(py).copy()
+    }
+
+    /// Copies the features into `columns` when it was asked for: game i's feature k
+    /// goes to row k, column i.
+    fn write_columns(&self, py: Python<'_>) -> PyResult<()> {
+        let Some(columns) = &self.columns else {
+            return Ok(());
+        };
+        let features = self.arrays.features.bind(py).try_readonly()?;
+        let features = features.as_slice().map_err(not_contiguous)?;
+        let mut columns = columns.bind(py).try_readwrite()?;
+        let columns = columns.as_slice_mut().map_err(not_contiguous)?;
+        // Row by row: the writes run straight through memory.
+        for (k, row) in columns.chunks_exact_mut(self.n()).enumerate() {
+            for (out, game) in row.iter_mut().zip(features.chunks_exact(NUM_FEATURES)) {
+                *out = i64::from(game[k]);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -135,6 +157,7 @@ impl PyVecEnv {
             threads,
             obs,
             info,
+            columns: None,
         })
     }
 
@@ -154,6 +177,7 @@ impl PyVecEnv {
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
         vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
         drop(guards);
+        self.write_columns(py)?;
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -191,6 +215,7 @@ impl PyVecEnv {
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
         let Ok(()) = py.detach(|| vector::step_all(cfg, rows, workers, acts));
         drop(guards);
+        self.write_columns(py)?;
         let a = &self.arrays;
         Ok((
             self.observation(py)?,
@@ -199,6 +224,26 @@ impl PyVecEnv {
             a.truncated.bind(py).clone(),
             self.info(py)?,
         ))
+    }
+
+    /// The features again as one ``(K, n)`` ``int64`` array (row k is feature
+    /// ``FEATURE_NAMES[k]`` of every game, contiguous: the layout of Gymnasium's batched
+    /// ``Dict`` of ``Discrete``). Made on the first call, holding the current features;
+    /// from then on every ``reset`` and ``step`` also writes it (the same array each
+    /// time, as the others). ``InvalidArgument`` for pixel observations.
+    fn feature_columns<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        if self.cfg.obs != ObsKind::Board {
+            return Err(invalid_argument(
+                "feature_columns: this VecEnv observes pixels, it has no features",
+            ));
+        }
+        if let Some(columns) = &self.columns {
+            return Ok(columns.bind(py).clone());
+        }
+        let columns = PyArray2::<i64>::zeros(py, [NUM_FEATURES, self.n()], false);
+        self.columns = Some(columns.clone().unbind());
+        self.write_columns(py)?;
+        Ok(columns)
     }
 
     /// The native anchor of ``crates/py/bench.py``: ``(game_step_ns, vector_step_ns)``,

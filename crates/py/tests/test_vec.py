@@ -220,8 +220,8 @@ def test_the_vector_wrapper_returns_the_raw_values(copy: bool) -> None:
         state = raw.game(i).state
         assert obs["piece"][i] == state.piece and obs["x"][i] == state.x
         assert obs["fall_timer"][i] == state.fall_timer
-    dtype = np.int64 if copy else np.int32
-    assert all(obs[name].dtype == dtype for name in nestris.FEATURE_NAMES)
+    assert all(obs[name].dtype == np.int64 for name in nestris.FEATURE_NAMES)
+    assert all(obs[name].flags.c_contiguous for name in nestris.FEATURE_NAMES)
 
 
 def test_a_copy_is_not_changed_by_the_next_step() -> None:
@@ -245,3 +245,21 @@ def test_the_native_anchor_runs_apart_from_the_games() -> None:
     game_ns, vector_ns = vec._native_anchor(10)
     assert game_ns > 0 and vector_ns > 0
     assert (vec.seeds, vec.episode_steps, vec.game(3).score) == before
+
+
+def test_feature_columns_follow_the_features() -> None:
+    vec = nestris.VecEnv(6, start_level=12)
+    obs, _ = vec.reset(seed=7)
+    before = obs["features"].copy()
+    columns = vec.feature_columns()
+    assert columns.shape == (len(nestris.FEATURE_NAMES), 6) and columns.dtype == np.int64
+    np.testing.assert_array_equal(columns, before.T)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        obs, *_ = vec.step(rng.integers(0, 12, size=6))
+        assert vec.feature_columns() is columns
+        np.testing.assert_array_equal(columns, obs["features"].T)
+    vec.reset()
+    np.testing.assert_array_equal(columns, obs["features"].T)
+    with pytest.raises(nestris.InvalidArgument):
+        nestris.VecEnv(2, observation="pixels").feature_columns()

@@ -175,7 +175,9 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         self._started = False
         # The VecEnv returns the same arrays from every call, so the views of them that
         # copy=False returns are made once (on the first call) and handed out in a new
-        # dict each step; nothing is rebuilt per step.
+        # dict each step; nothing is rebuilt per step. The features come as the VecEnv's
+        # (K, n) int64 columns: one row per name, the dtype of the batched space.
+        self._columns = self._vec.feature_columns() if observation == "board" else None
         self._obs_views: dict[str, np.ndarray] | None = None
         self._info_views: dict[str, np.ndarray] | None = None
 
@@ -188,34 +190,27 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         if self._observation == "pixels":
             return obs.copy() if self._copy else obs
         if self._copy:
-            # One conversion of all the features, then one row (a column of the
-            # VecEnv's array) per name.
-            columns = obs["features"].T.astype(np.int64, order="C")
+            # One copy of all the features, then one row of it per name.
             out = {"board": obs["board"].copy()}
-            out.update(zip(FEATURE_NAMES, columns))
+            out.update(zip(FEATURE_NAMES, self._columns.copy()))
             return out
         if self._obs_views is None:
-            features = obs["features"]
-            views = {"board": obs["board"]}
-            for i, name in enumerate(FEATURE_NAMES):
-                views[name] = features[:, i]
-            self._obs_views = views
+            self._obs_views = {"board": obs["board"]}
+            self._obs_views.update(zip(FEATURE_NAMES, self._columns))
         return dict(self._obs_views)
 
     def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
+        if self._info_views is None:
+            # Gymnasium's "_key" entries: every game has every key, always (one mask).
+            self._info_views = {}
+            for key, value in info.items():
+                self._info_views[key] = value
+                self._info_views["_" + key] = self._mask
+        out = dict(self._info_views)
         if self._copy:
-            out: dict[str, Any] = {}
             for key, value in info.items():
                 out[key] = value.copy()
-                out["_" + key] = self._mask
-            return out
-        if self._info_views is None:
-            views: dict[str, np.ndarray] = {}
-            for key, value in info.items():
-                views[key] = value
-                views["_" + key] = self._mask
-            self._info_views = views
-        return dict(self._info_views)
+        return out
 
 
 class PlacementBatchSpace(spaces.MultiDiscrete):
