@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
 use nestris_env::frame::{EnvConfig, Episode};
-use nestris_env::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
+use nestris_env::obs::{self, CELLS, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
 use nestris_env::{ObsKind, Outcome};
 
 use crate::errors::invalid_argument;
@@ -26,14 +26,15 @@ pub fn observation<'py>(
     let s = ep.game.state();
     match cfg.obs {
         ObsKind::Board => {
-            let arr = PyArray2::<u8>::zeros(py, [ROWS, COLS], false);
-            {
-                let mut rw = arr.try_readwrite()?;
-                let out = rw
-                    .as_slice_mut()
-                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                obs::board(s, out);
-            }
+            // Written on the stack and copied into a new array: no borrow of the array
+            // to track (rust-numpy's borrow checking cost more than the copy).
+            let mut cells = [0u8; CELLS];
+            obs::board(s, &mut cells);
+            let arr = PyArray2::from_array(
+                py,
+                &numpy::ndarray::ArrayView2::from_shape([ROWS, COLS], &cells)
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+            );
             let d = keyed(py, &OBS_KEYS, |py| {
                 let mut keys = vec![intern!(py, "board")];
                 keys.extend((0..FEATURE_NAMES.len()).map(|i| feature_key(py, i)));
