@@ -171,3 +171,83 @@ impl SplitMix {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 }
+
+/// What [`native_anchor`] measured, in nanoseconds per game step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnchorTimes {
+    /// [`Game::step`] alone (one frame, the action's buttons), the game restarted where
+    /// an episode ends: the engine without any environment.
+    pub game_step_ns: f64,
+    /// One env step through [`crate::vector::step_all`] on one thread into owned
+    /// [`crate::vector::Buffers`]: the step, its reward, auto-reset and the observation
+    /// writes that the Python `VecEnv` does, without Python.
+    pub vector_step_ns: f64,
+}
+
+/// The native anchor of the Python boundary's benchmark: `n` games of `cfg` stepped
+/// `calls` times with uniformly random actions (64 batches drawn once from `seed`, as
+/// the Python benchmark does), timed both as bare [`Game::step`] calls and as the
+/// vector step. Each is the best of three rounds, so that a busy machine's pauses
+/// count less. A benchmark helper: nothing else calls it.
+pub fn native_anchor(cfg: &EnvConfig, n: usize, calls: usize, seed: u64) -> AnchorTimes {
+    let mut rng = SplitMix(seed);
+    let k = cfg.actions.len();
+    let batches: Vec<Vec<i64>> = (0..64)
+        .map(|_| (0..n).map(|_| rng.below(k) as i64).collect())
+        .collect();
+    let steps = (calls * n) as f64;
+    let mut best = AnchorTimes {
+        game_step_ns: f64::INFINITY,
+        vector_step_ns: f64::INFINITY,
+    };
+    for _ in 0..3 {
+        best.game_step_ns = best
+            .game_step_ns
+            .min(anchor_games(cfg, &batches, calls) / steps);
+        best.vector_step_ns = best
+            .vector_step_ns
+            .min(anchor_vector(cfg, &batches, calls) / steps);
+    }
+    best
+}
+
+/// Nanoseconds of `calls` rounds of bare [`Game::step`] over the games of a batch.
+/// Not inlined, so that callgrind counts it apart.
+#[inline(never)]
+fn anchor_games(cfg: &EnvConfig, batches: &[Vec<i64>], calls: usize) -> f64 {
+    let n = batches[0].len();
+    let mut games: Vec<Game> = (0..n as u64)
+        .map(|i| Game::new(cfg.game.setup(Some(i))))
+        .collect();
+    let t = std::time::Instant::now();
+    for c in 0..calls {
+        for (g, a) in games.iter_mut().zip(&batches[c % batches.len()]) {
+            let ev = g.step(Buttons(cfg.actions[*a as usize]));
+            // The episode's end (see `Episode::step`), so both loops play the same.
+            if ev.flags & ENDING_EVENTS != 0 || g.is_over() {
+                *g = Game::new(cfg.game.setup(Some(c as u64)));
+            }
+        }
+    }
+    let ns = t.elapsed().as_nanos() as f64;
+    std::hint::black_box(&games);
+    ns
+}
+
+/// Nanoseconds of `calls` vector steps of the games of a batch. Not inlined, so that
+/// callgrind counts it apart.
+#[inline(never)]
+fn anchor_vector(cfg: &EnvConfig, batches: &[Vec<i64>], calls: usize) -> f64 {
+    let n = batches[0].len();
+    let mut eps: Vec<Episode> = (0..n as u64).map(|i| Episode::new(cfg, Some(i))).collect();
+    let mut needs_reset = vec![false; n];
+    let mut buf = crate::vector::Buffers::new(n, cfg.obs);
+    let t = std::time::Instant::now();
+    for c in 0..calls {
+        let rows = buf.rows(&mut eps, &mut needs_reset, ());
+        let Ok(()) = crate::vector::step_all(cfg, rows, &mut [()], &batches[c % batches.len()]);
+    }
+    let ns = t.elapsed().as_nanos() as f64;
+    std::hint::black_box(&buf);
+    ns
+}

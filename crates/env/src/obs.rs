@@ -72,8 +72,24 @@ pub const FEATURE_SIZES: [u32; NUM_FEATURES] = [
 /// The visible playfield as board values, row by row (`out.len() == 200`).
 #[inline]
 pub fn board(s: &Snapshot, out: &mut [u8]) {
-    for (o, t) in out.iter_mut().zip(&s.playfield.0[..CELLS]) {
-        *o = KIND[*t as usize];
+    for (o, t) in out[..CELLS].iter_mut().zip(&s.playfield.0[..CELLS]) {
+        *o = kind(*t);
+    }
+}
+
+/// [`KIND`] of one tile as arithmetic: without a table lookup per byte the board loop
+/// compiles to vector compares and selects, 16 cells at a time (the table's loads were
+/// half of a vector environment's step).
+#[inline(always)]
+pub const fn kind(tile: u8) -> u8 {
+    // 1, 2, 3 for the block tiles $7B $7C $7D.
+    let block = tile.wrapping_sub(0x7A);
+    if tile == 0xEF {
+        EMPTY
+    } else if block.wrapping_sub(1) < 3 {
+        block
+    } else {
+        OTHER
     }
 }
 
@@ -205,6 +221,18 @@ pub fn render(s: &Snapshot, out: &mut [u8]) {
                 let (row, col) = (row as usize, col as usize);
                 block(out, NEXT_X + col * 8, NEXT_Y + row * 8, colour(kind, level));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arithmetic_kind_is_the_table() {
+        for tile in 0..=255u8 {
+            assert_eq!(kind(tile), KIND[tile as usize], "tile {tile:#04x}");
         }
     }
 }

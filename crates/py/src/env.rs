@@ -6,10 +6,11 @@ use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString};
 
 use nestris_env::frame::{EnvConfig, Episode};
-use nestris_env::obs::{self, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
+use nestris_env::obs::{self, CELLS, COLS, FEATURE_NAMES, HEIGHT, ROWS, WIDTH};
 use nestris_env::{ObsKind, Outcome};
 
 use crate::errors::invalid_argument;
@@ -25,15 +26,20 @@ pub fn observation<'py>(
     let s = ep.game.state();
     match cfg.obs {
         ObsKind::Board => {
-            let arr = PyArray2::<u8>::zeros(py, [ROWS, COLS], false);
-            {
-                let mut rw = arr.try_readwrite()?;
-                let out = rw
-                    .as_slice_mut()
-                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                obs::board(s, out);
-            }
-            let d = PyDict::new(py);
+            // Written on the stack and copied into a new array: no borrow of the array
+            // to track (rust-numpy's borrow checking cost more than the copy).
+            let mut cells = [0u8; CELLS];
+            obs::board(s, &mut cells);
+            let arr = PyArray2::from_array(
+                py,
+                &numpy::ndarray::ArrayView2::from_shape([ROWS, COLS], &cells)
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+            );
+            let d = keyed(py, &OBS_KEYS, |py| {
+                let mut keys = vec![intern!(py, "board")];
+                keys.extend((0..FEATURE_NAMES.len()).map(|i| feature_key(py, i)));
+                keys
+            })?;
             d.set_item(intern!(py, "board"), arr)?;
             let values = obs::feature_values(s);
             for (i, v) in values.iter().enumerate() {
@@ -72,9 +78,43 @@ pub fn feature_key(py: Python<'_>, i: usize) -> &Bound<'_, pyo3::types::PyString
 
 const _: () = assert!(FEATURE_NAMES.len() == 9);
 
+/// The keys of the observation dict, in their order, with `None` values.
+static OBS_KEYS: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+/// The keys of a step's info dict, in their order, with `None` values.
+static INFO_KEYS: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+
+/// A new dict holding `keys` (made once into `cell`), each to be set: a copy of a
+/// small dict is one copy of its table and setting a key it has replaces a value, where
+/// a dict built key by key grew twice (dict building was most of a step's cost).
+fn keyed<'py>(
+    py: Python<'py>,
+    cell: &PyOnceLock<Py<PyDict>>,
+    keys: impl FnOnce(Python<'py>) -> Vec<&'py Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let template = cell.get_or_try_init(py, || {
+        let d = PyDict::new(py);
+        for k in keys(py) {
+            d.set_item(k, py.None())?;
+        }
+        Ok::<_, PyErr>(d.unbind())
+    })?;
+    template.bind(py).copy()
+}
+
 /// The info dict of a step (or of a reset, with `res` empty).
 fn info<'py>(py: Python<'py>, ep: &Episode, res: &Outcome) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    let d = keyed(py, &INFO_KEYS, |py| {
+        vec![
+            intern!(py, "score"),
+            intern!(py, "lines"),
+            intern!(py, "level"),
+            intern!(py, "frames"),
+            intern!(py, "events"),
+            intern!(py, "lines_cleared"),
+            intern!(py, "lag"),
+            intern!(py, "crashed"),
+        ]
+    })?;
     d.set_item(intern!(py, "score"), ep.score())?;
     d.set_item(intern!(py, "lines"), ep.lines())?;
     d.set_item(intern!(py, "level"), ep.game.state().level)?;
@@ -174,6 +214,19 @@ impl FrameEnv {
             res.terminated,
             info(py, &self.ep, &res)?,
         ))
+    }
+
+    /// :meth:`step` as Gymnasium's ``Env.step`` returns it: ``(observation, reward,
+    /// terminated, truncated, info)``, ``truncated`` always False (a single environment
+    /// has no step limit of its own). ``nestris.env.NesTetrisEnv.step`` is this.
+    #[expect(clippy::type_complexity, reason = "the Gymnasium step tuple")]
+    fn gym_step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, f64, bool, bool, Bound<'py, PyDict>)> {
+        let (obs, reward, terminated, info) = self.step(py, action)?;
+        Ok((obs, reward, terminated, false, info))
     }
 
     /// The current observation (a new one).

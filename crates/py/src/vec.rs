@@ -3,8 +3,9 @@
 //! "next step" auto-reset), each from the seed after its last one.
 
 use nestris_env::frame::{EnvConfig, Episode};
+use nestris_env::obs::NUM_FEATURES;
 use nestris_env::{vector, ObsKind};
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
@@ -23,7 +24,7 @@ use crate::options::{env_config, int_in, Common};
 /// into arrays allocated once: ``observation`` is ``{"board": (n, 20, 10) uint8,
 /// "features": (n, K) int32}`` (columns in ``nestris.FEATURE_NAMES`` order) or, with
 /// ``observation="pixels"``, one ``(n, 240, 256, 3) uint8`` array. The same arrays come
-/// back from every call: copy what you keep.
+/// back from every call (in a new dict each time): copy what you keep.
 ///
 /// Auto-reset: a game that terminated (topped out) or was truncated (after
 /// ``max_episode_steps`` steps) in one step is reset at the next step, whose action
@@ -47,6 +48,12 @@ pub struct PyVecEnv {
     needs_reset: Vec<bool>,
     arrays: Arrays,
     threads: usize,
+    /// The observation dict (board and features) built once; each call returns a copy.
+    obs: Option<Py<PyDict>>,
+    /// The info dict built once; each call returns a copy.
+    info: Py<PyDict>,
+    /// The features as `(K, n)` int64, once asked for (see `feature_columns`).
+    columns: Option<Py<PyArray2<i64>>>,
 }
 
 impl PyVecEnv {
@@ -54,21 +61,37 @@ impl PyVecEnv {
         self.eps.len()
     }
 
-    /// The observation object: the dict of board and features, or the pixel array.
+    /// The observation object: a new dict of the board and features arrays (a shallow
+    /// copy of the one built with the arrays: the caller may change its dict, not ours),
+    /// or the pixel array.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self.cfg.obs {
-            ObsKind::Board => {
-                let d = PyDict::new(py);
-                d.set_item("board", self.arrays.boards.bind(py))?;
-                d.set_item("features", self.arrays.features.bind(py))?;
-                Ok(d.into_any())
-            }
-            ObsKind::Pixels => Ok(self.arrays.pixels.bind(py).clone().into_any()),
+        match &self.obs {
+            Some(d) => Ok(d.bind(py).copy()?.into_any()),
+            None => Ok(self.arrays.pixels.bind(py).clone().into_any()),
         }
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.info(py)
+        self.info.bind(py).copy()
+    }
+
+    /// Copies the features into `columns` when it was asked for: game i's feature k
+    /// goes to row k, column i.
+    fn write_columns(&self, py: Python<'_>) -> PyResult<()> {
+        let Some(columns) = &self.columns else {
+            return Ok(());
+        };
+        let features = self.arrays.features.bind(py).try_readonly()?;
+        let features = features.as_slice().map_err(not_contiguous)?;
+        let mut columns = columns.bind(py).try_readwrite()?;
+        let columns = columns.as_slice_mut().map_err(not_contiguous)?;
+        // Row by row: the writes run straight through memory.
+        for (k, row) in columns.chunks_exact_mut(self.n()).enumerate() {
+            for (out, game) in row.iter_mut().zip(features.chunks_exact(NUM_FEATURES)) {
+                *out = i64::from(game[k]);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -116,12 +139,25 @@ impl PyVecEnv {
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
+        let obs = match cfg.obs {
+            ObsKind::Board => {
+                let d = PyDict::new(py);
+                d.set_item("board", arrays.boards.bind(py))?;
+                d.set_item("features", arrays.features.bind(py))?;
+                Some(d.unbind())
+            }
+            ObsKind::Pixels => None,
+        };
+        let info = arrays.info(py)?.unbind();
         Ok(PyVecEnv {
             cfg,
             eps,
             needs_reset: vec![false; n],
             arrays,
             threads,
+            obs,
+            info,
+            columns: None,
         })
     }
 
@@ -141,6 +177,7 @@ impl PyVecEnv {
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
         vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
         drop(guards);
+        self.write_columns(py)?;
         Ok((self.observation(py)?, self.info(py)?))
     }
 
@@ -171,12 +208,14 @@ impl PyVecEnv {
                 k - 1
             )));
         }
-        let mut workers = vec![(); self.threads];
+        let mut workers = [(); 256];
+        let workers = &mut workers[..self.threads];
         let cfg = &self.cfg;
         let mut guards = self.arrays.lend(py)?;
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
-        let Ok(()) = py.detach(|| vector::step_all(cfg, rows, &mut workers, acts));
+        let Ok(()) = py.detach(|| vector::step_all(cfg, rows, workers, acts));
         drop(guards);
+        self.write_columns(py)?;
         let a = &self.arrays;
         Ok((
             self.observation(py)?,
@@ -185,6 +224,37 @@ impl PyVecEnv {
             a.truncated.bind(py).clone(),
             self.info(py)?,
         ))
+    }
+
+    /// The features again as one ``(K, n)`` ``int64`` array (row k is feature
+    /// ``FEATURE_NAMES[k]`` of every game, contiguous: the layout of Gymnasium's batched
+    /// ``Dict`` of ``Discrete``). Made on the first call, holding the current features;
+    /// from then on every ``reset`` and ``step`` also writes it (the same array each
+    /// time, as the others). ``InvalidArgument`` for pixel observations.
+    fn feature_columns<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        if self.cfg.obs != ObsKind::Board {
+            return Err(invalid_argument(
+                "feature_columns: this VecEnv observes pixels, it has no features",
+            ));
+        }
+        if let Some(columns) = &self.columns {
+            return Ok(columns.bind(py).clone());
+        }
+        let columns = PyArray2::<i64>::zeros(py, [NUM_FEATURES, self.n()], false);
+        self.columns = Some(columns.clone().unbind());
+        self.write_columns(py)?;
+        Ok(columns)
+    }
+
+    /// The native anchor of ``crates/py/bench.py``: ``(game_step_ns, vector_step_ns)``,
+    /// nanoseconds per game step of ``Game::step`` alone and of this environment's step
+    /// done in Rust without Python (``n`` games of this configuration, one thread, random
+    /// actions, ``calls`` steps, best of three). A benchmark helper; the games of this
+    /// environment are not touched.
+    fn _native_anchor(&self, py: Python<'_>, calls: usize) -> (f64, f64) {
+        let (cfg, n) = (&self.cfg, self.n());
+        let t = py.detach(|| nestris_env::frame::native_anchor(cfg, n, calls.max(1), 0));
+        (t.game_step_ns, t.vector_step_ns)
     }
 
     /// The joypad byte of each action.

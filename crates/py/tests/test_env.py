@@ -175,3 +175,45 @@ def test_observations_are_fresh_arrays() -> None:
     obs0, _ = env.reset(seed=9)
     obs1, *_ = env.step(3)
     assert obs0["board"] is not obs1["board"]
+
+
+def test_step_is_the_cores_step_with_truncated_false() -> None:
+    # NesTetrisEnv.step is FrameEnv.gym_step: FrameEnv.step's values plus truncated.
+    env = nestris.NesTetrisEnv(start_level=18, frame_skip=2)
+    twin = nestris.FrameEnv(start_level=18, frame_skip=2)
+    env.reset(seed=4)
+    twin.reset(4)
+    rng = np.random.default_rng(1)
+    for a in rng.integers(0, 12, size=300):
+        obs, reward, terminated, truncated, info = env.step(int(a))
+        obs2, reward2, terminated2, info2 = twin.step(int(a))
+        assert truncated is False
+        assert (reward, terminated) == (reward2, terminated2) and info == info2
+        np.testing.assert_array_equal(obs["board"], obs2["board"])
+        assert {k: v for k, v in obs.items() if k != "board"} == {
+            k: v for k, v in obs2.items() if k != "board"
+        }
+        if terminated:
+            break
+
+
+def test_observation_and_info_keys_keep_their_order_and_are_the_callers() -> None:
+    env = nestris.NesTetrisEnv(start_level=9)
+    obs, info = env.reset(seed=2)
+    assert list(obs) == list(env.observation_space.spaces)
+    assert list(info) == [
+        "score", "lines", "level", "frames", "events", "lines_cleared", "lag", "crashed", "seed"
+    ]
+    # The dicts are new each step: changing one changes no later one.
+    obs["piece"] = -1
+    info["score"] = -1
+    del info["lag"]
+    obs1, _, _, _, info1 = env.step(0)
+    assert obs1["piece"] != -1 and info1["score"] >= 0 and "lag" in info1
+    assert list(obs1) == list(env.observation_space.spaces)
+    assert list(info1) == [
+        "score", "lines", "level", "frames", "events", "lines_cleared", "lag", "crashed"
+    ]
+    obs1["x"] = 99
+    obs2, _, _, _, _ = env.step(0)
+    assert obs2["x"] != 99 and obs2 is not obs1

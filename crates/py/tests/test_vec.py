@@ -173,3 +173,93 @@ def test_vector_env_copy_false_returns_views() -> None:
     frames = nestris.NesTetrisVectorEnv(2, render_mode="rgb_array")
     frames.reset(seed=0)
     assert len(frames.render()) == 2
+
+
+def test_each_call_returns_new_dicts_of_the_same_arrays() -> None:
+    # The dicts are the caller's: changing one does not change what the next step returns.
+    vec = nestris.VecEnv(3)
+    obs0, info0 = vec.reset(seed=0)
+    obs0.pop("board")
+    info0["mine"] = 1
+    del info0["score"]
+    obs1, _, _, _, info1 = vec.step(np.zeros(3, dtype=np.int64))
+    assert obs1 is not obs0 and info1 is not info0
+    assert list(obs1) == ["board", "features"]
+    assert list(info1) == ["score", "lines", "events", "lag", "crashed"]
+    obs2, _, _, _, info2 = vec.step(np.zeros(3, dtype=np.int64))
+    assert obs2 is not obs1 and info2 is not info1
+    assert obs2["board"] is obs1["board"] and info2["lag"] is info1["lag"]
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_the_vector_wrapper_returns_the_raw_values(copy: bool) -> None:
+    # copy=False: views of the VecEnv's arrays, made once; copy=True: new arrays each step.
+    envs = nestris.NesTetrisVectorEnv(5, start_level=15, copy=copy)
+    rng = np.random.default_rng(3)
+    obs, info = envs.reset(seed=2)
+    previous = None
+    for _ in range(40):
+        obs, rewards, terminated, truncated, info = envs.step(rng.integers(0, 12, size=5))
+        assert list(obs) == ["board", *nestris.FEATURE_NAMES]
+        assert obs in envs.observation_space
+        assert sorted(info) == sorted(
+            [k for key in ("score", "lines", "events", "lag", "crashed") for k in (key, "_" + key)]
+        )
+        assert info["_score"].all()
+        if previous is not None:
+            same = obs["board"] is previous[0]["board"]
+            assert same == (not copy)
+            assert (obs["piece"].base is previous[0]["piece"].base) == (not copy)
+            assert (info["score"] is previous[1]["score"]) == (not copy)
+        previous = (obs, info)
+    # The values are the VecEnv's, whichever the mode.
+    raw = envs.raw
+    scores = np.array([raw.game(i).score for i in range(5)])
+    np.testing.assert_array_equal(info["score"], scores)
+    for i in range(5):
+        state = raw.game(i).state
+        assert obs["piece"][i] == state.piece and obs["x"][i] == state.x
+        assert obs["fall_timer"][i] == state.fall_timer
+    assert all(obs[name].dtype == np.int64 for name in nestris.FEATURE_NAMES)
+    assert all(obs[name].flags.c_contiguous for name in nestris.FEATURE_NAMES)
+
+
+def test_a_copy_is_not_changed_by_the_next_step() -> None:
+    envs = nestris.NesTetrisVectorEnv(4, start_level=18, copy=True)
+    obs, info = envs.reset(seed=5)
+    kept = {k: v.copy() for k, v in obs.items()}
+    kept_score = info["score"].copy()
+    for _ in range(30):
+        envs.step(np.full(4, 3))
+    for k, v in kept.items():
+        np.testing.assert_array_equal(obs[k], v)
+    np.testing.assert_array_equal(info["score"], kept_score)
+
+
+def test_the_native_anchor_runs_apart_from_the_games() -> None:
+    # A benchmark helper: it times its own games and leaves these alone.
+    vec = nestris.VecEnv(8, start_level=9)
+    vec.reset(seed=1)
+    vec.step(np.ones(8, dtype=np.int64))
+    before = (vec.seeds, vec.episode_steps, vec.game(3).score)
+    game_ns, vector_ns = vec._native_anchor(10)
+    assert game_ns > 0 and vector_ns > 0
+    assert (vec.seeds, vec.episode_steps, vec.game(3).score) == before
+
+
+def test_feature_columns_follow_the_features() -> None:
+    vec = nestris.VecEnv(6, start_level=12)
+    obs, _ = vec.reset(seed=7)
+    before = obs["features"].copy()
+    columns = vec.feature_columns()
+    assert columns.shape == (len(nestris.FEATURE_NAMES), 6) and columns.dtype == np.int64
+    np.testing.assert_array_equal(columns, before.T)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        obs, *_ = vec.step(rng.integers(0, 12, size=6))
+        assert vec.feature_columns() is columns
+        np.testing.assert_array_equal(columns, obs["features"].T)
+    vec.reset()
+    np.testing.assert_array_equal(columns, obs["features"].T)
+    with pytest.raises(nestris.InvalidArgument):
+        nestris.VecEnv(2, observation="pixels").feature_columns()

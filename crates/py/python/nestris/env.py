@@ -239,8 +239,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
         (``nestris.Event`` flags of the step), ``lines_cleared``, ``lag`` (lag frames in
         the step) and ``crashed`` (the cartridge would have crashed in this game; under
         ``crash_mode="cartridge"`` that ends the episode)."""
-        obs, reward, terminated, info = self._core.step(action)
-        return obs, reward, terminated, False, info
+        return self._core.gym_step(action)
 
     def render(self) -> Any:
         """The play screen: a 240x256x3 array (``rgb_array``) or text (``ansi``)."""

@@ -173,6 +173,13 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         self.metadata["render_fps"] = _FPS[region.lower()] / int(frame_skip)
         self._mask = np.ones(self.num_envs, dtype=bool)
         self._started = False
+        # The VecEnv returns the same arrays from every call, so the views of them that
+        # copy=False returns are made once (on the first call) and handed out in a new
+        # dict each step; nothing is rebuilt per step. The features come as the VecEnv's
+        # (K, n) int64 columns: one row per name, the dtype of the batched space.
+        self._columns = self._vec.feature_columns() if observation == "board" else None
+        self._obs_views: dict[str, np.ndarray] | None = None
+        self._info_views: dict[str, np.ndarray] | None = None
 
     @property
     def raw(self) -> _nestris.VecEnv:
@@ -182,18 +189,27 @@ class NesTetrisVectorEnv(_RustVectorEnv):
     def _obs(self, obs: Any) -> Any:
         if self._observation == "pixels":
             return obs.copy() if self._copy else obs
-        features = obs["features"]
-        out: dict[str, np.ndarray] = {"board": obs["board"].copy() if self._copy else obs["board"]}
-        for i, name in enumerate(FEATURE_NAMES):
-            column = features[:, i]
-            out[name] = column.astype(np.int64) if self._copy else column
-        return out
+        if self._copy:
+            # One copy of all the features, then one row of it per name.
+            out = {"board": obs["board"].copy()}
+            out.update(zip(FEATURE_NAMES, self._columns.copy()))
+            return out
+        if self._obs_views is None:
+            self._obs_views = {"board": obs["board"]}
+            self._obs_views.update(zip(FEATURE_NAMES, self._columns))
+        return dict(self._obs_views)
 
     def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in info.items():
-            out[key] = value.copy() if self._copy else value
-            out["_" + key] = self._mask
+        if self._info_views is None:
+            # Gymnasium's "_key" entries: every game has every key, always (one mask).
+            self._info_views = {}
+            for key, value in info.items():
+                self._info_views[key] = value
+                self._info_views["_" + key] = self._mask
+        out = dict(self._info_views)
+        if self._copy:
+            for key, value in info.items():
+                out[key] = value.copy()
         return out
 
 
