@@ -13,7 +13,7 @@ use crate::options::{parse_region, seed_arg};
 use nestris_env::obs::{self, CELLS, COLS, HEIGHT, ROWS, WIDTH};
 
 /// The event flags and their Python names, in bit order.
-pub const EVENT_NAMES: [(&str, u32); 31] = [
+pub const EVENT_NAMES: [(&str, u32); 32] = [
     ("SHIFTED", FrameEvents::SHIFTED),
     ("ROTATED", FrameEvents::ROTATED),
     ("DROPPED", FrameEvents::DROPPED),
@@ -45,6 +45,7 @@ pub const EVENT_NAMES: [(&str, u32); 31] = [
     ("PICTURE_FILLED", FrameEvents::PICTURE_FILLED),
     ("CLEAR_STARTED", FrameEvents::CLEAR_STARTED),
     ("CAPPED", FrameEvents::CAPPED),
+    ("DIGITS_STALE", FrameEvents::DIGITS_STALE),
 ];
 
 /// What one frame (or several, combined) did: event flags and lines cleared.

@@ -121,6 +121,7 @@ class Event(enum.IntFlag):
     PICTURE_FILLED = 1 << 28
     CLEAR_STARTED = 1 << 29
     CAPPED = 1 << 30
+    DIGITS_STALE = 1 << 31
 
 
 # The Python flags must be the engine's.
