@@ -44,7 +44,14 @@ fn the_blind_player_crashes_where_the_dodging_one_does_not() {
     assert!(blind.crash_frame.is_some() && blind.game.halted());
     assert_eq!(blind.crash_dodges, 0);
     let dodging = play_from(deep(157, 0), &mut ai(true), &limits, false);
-    assert_eq!(dodging.end, End::Frames, "{:?}", dodging.crash_frame);
+    // It may still top out at this speed (which game it plays depends on the inputs the
+    // move generator keeps for each placement), but never by a crash.
+    assert!(
+        matches!(dodging.end, End::Frames | End::TopOut),
+        "{:?} {:?}",
+        dodging.end,
+        dodging.crash_frame
+    );
     assert_eq!(dodging.crash_frame, None);
     assert!(dodging.crash_dodges >= 1);
     assert!(dodging.lag_frames > 0, "the clears still lag");

@@ -34,6 +34,8 @@ const LANE: u64 = 0x3FF;
 /// Rows of a fit table: the pivot rows 0..=20, and 21 and 22 where nothing fits (a drop
 /// from row 20 or a test one row further).
 const FIT_ROWS: usize = 23;
+/// No arrival.
+const NONE: u16 = u16::MAX;
 /// A placement's `node` for a tap landing: the boundary in the low bits, this flag.
 const TAPPED: u32 = 1 << 31;
 
@@ -122,6 +124,12 @@ pub(super) struct Taps {
     sets: Vec<u64>,
     /// Per frame boundary: the row the alive states are on.
     rows: Vec<u8>,
+    /// Per state bit: its latest arrival (see `arrivals`), or `NONE`.
+    latest: [u16; 64],
+    /// Every arrival of a state that was not alive at the boundary before (a state
+    /// stays alive from its arrival to its landing): the boundary, and the state's
+    /// arrival before this one. Walking back by waiting jumps to it.
+    arrivals: Vec<(u16, u16)>,
     /// Where each orientation fits, per row.
     fit: [u64; FIT_ROWS],
     /// Orientation ids by lane.
@@ -140,6 +148,8 @@ impl Default for Taps {
         Taps {
             sets: Vec::new(),
             rows: Vec::new(),
+            latest: [NONE; 64],
+            arrivals: Vec::new(),
             fit: [0; FIT_ROWS],
             ids: [0; 4],
             kind: Turns::One,
@@ -186,9 +196,11 @@ impl MoveGen {
         };
         // A direction and/or a rotation pressed on one frame. B only for pieces with
         // four orientations (with two it turns the same way as A).
+        // Plain shifts first: walking back tries them in this order, and most taps are
+        // those.
         t.n_taps = 0;
-        for dx in [0i8, -1, 1] {
-            for rot in [0, A, B] {
+        for rot in [0, A, B] {
+            for dx in [-1i8, 1, 0] {
                 if rot == A && n == 1 || rot == B && n < 4 || dx == 0 && rot == 0 {
                     continue;
                 }
@@ -236,6 +248,9 @@ impl MoveGen {
         t.root = bit(root.o, root.x);
         t.sets[0] = t.root;
         let prefix = self.prefix.len() as u16;
+        t.latest = [NONE; 64];
+        t.arrivals.clear();
+        let (latest, arrivals) = (&mut t.latest, &mut t.arrivals);
         let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
         let (kind, iv) = (t.kind, t.interval);
         let placements = &mut self.placements;
@@ -272,6 +287,13 @@ impl MoveGen {
                 continue;
             }
             boundaries += 1;
+            let mut new = alive & !if f == 0 { 0 } else { sets[f - 1] };
+            while new != 0 {
+                let b = new.trailing_zeros() as usize;
+                new &= new - 1;
+                arrivals.push((f as u16, latest[b]));
+                latest[b] = arrivals.len() as u16 - 1;
+            }
             let y = rows[f];
             // A frame of waiting.
             if rows[f + 1] != y {
@@ -341,10 +363,15 @@ impl MoveGen {
             buf[f] = buttons;
             b = from;
         }
-        while f > 0 {
-            if t.sets[f - 1] & b != 0 {
-                f -= 1;
-                continue;
+        loop {
+            // Back by waiting to the state's arrival.
+            let mut k = t.latest[b.trailing_zeros() as usize];
+            while t.arrivals[k as usize].0 as usize > f {
+                k = t.arrivals[k as usize].1;
+            }
+            f = t.arrivals[k as usize].0 as usize;
+            if f == 0 {
+                break;
             }
             f -= t.interval;
             let (from, buttons) = self.tap_source(b, f);
@@ -356,36 +383,35 @@ impl MoveGen {
 
     /// A state of boundary `f` and a tap that puts the piece on the state `b` (one bit),
     /// and the tap's buttons.
+    #[inline]
     fn tap_source(&self, b: u64, f: usize) -> (u64, u8) {
         let t = &self.taps;
         let alive = t.sets[f];
         let free = t.fit[t.rows[f] as usize];
         for &(dx, rot) in &t.taps[..t.n_taps] {
-            if tap(alive, free, t.kind, dx, rot) & b == 0 {
-                continue;
-            }
             // It came from its own lane or the one the rotation turns from, and from
             // its own column or the one the shift moves from.
-            let lanes = if rot == 0 {
-                [b, 0]
+            let q = if rot == 0 {
+                b
             } else {
-                [b, unturn(b, t.kind, rot == B)]
+                b | unturn(b, t.kind, rot == B)
             };
-            for from_lane in lanes {
-                let back = match dx {
-                    1 => from_lane >> 1,
-                    -1 => from_lane << 1,
-                    _ => 0,
+            let mut from = alive
+                & match dx {
+                    1 => q | q >> 1,
+                    -1 => q | q << 1,
+                    _ => q,
                 };
-                for c in [from_lane, back] {
-                    if c & alive != 0 && tap(c, free, t.kind, dx, rot) == b {
-                        let sh = match dx {
-                            1 => R,
-                            -1 => L,
-                            _ => 0,
-                        };
-                        return (c, sh | rot);
-                    }
+            while from != 0 {
+                let c = from & from.wrapping_neg();
+                from &= from - 1;
+                if tap(c, free, t.kind, dx, rot) == b {
+                    let sh = match dx {
+                        1 => R,
+                        -1 => L,
+                        _ => 0,
+                    };
+                    return (c, sh | rot);
                 }
             }
         }
