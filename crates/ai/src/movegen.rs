@@ -668,6 +668,21 @@ impl MoveGen {
         out.into_iter().map(Buttons).collect()
     }
 
+    /// Hands the record of the last search to `trace` (exchanging buffers, no copy) if
+    /// it was the plain-tapping one, so that `trace` finds its placements' inputs later;
+    /// the placements are then no longer this generator's (they are cleared). Returns
+    /// false, and keeps everything, for the other searches: their inputs are found here.
+    pub fn keep_trace(&mut self, trace: &mut Trace) -> bool {
+        if !self.tapping {
+            return false;
+        }
+        std::mem::swap(&mut self.taps, &mut trace.taps);
+        std::mem::swap(&mut self.prefix, &mut trace.prefix);
+        self.tapping = false;
+        self.placements.clear();
+        true
+    }
+
     /// [`MoveGen::inputs`] as button bits appended to `out`, without allocating when
     /// `out` has room: for callers that keep the inputs of every placement.
     pub fn inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
@@ -678,7 +693,7 @@ impl MoveGen {
             return;
         }
         if self.tapping {
-            self.tap_inputs_into(p, out);
+            self.taps.inputs_into(&self.prefix, p, out);
             return;
         }
         // The path is walked from the landing back to the root, so the buttons are
@@ -713,6 +728,23 @@ impl MoveGen {
             n = node.parent;
         }
         debug_assert_eq!(end, self.prefix.len());
+    }
+}
+
+/// The record of a plain-tapping search, kept apart from its generator: it finds the
+/// inputs of that search's placements after the generator has made other searches
+/// (a caller that needs the inputs of one placement of many then finds only those).
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    taps: tapping::Taps,
+    prefix: Vec<u8>,
+}
+
+impl Trace {
+    /// [`MoveGen::inputs_into`] for a placement of the search given by
+    /// [`MoveGen::keep_trace`].
+    pub fn inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
+        self.taps.inputs_into(&self.prefix, p, out);
     }
 }
 

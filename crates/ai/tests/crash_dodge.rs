@@ -69,8 +69,9 @@ fn nothing_is_dodged_when_crashes_are_not_modelled() {
 
 #[test]
 fn a_pushdown_dodge_puts_the_piece_where_it_was_planned_without_crashing() {
-    // Level 155, seed 0: one dodge, made with pushdown.
-    let mut game = deep(155, 0);
+    // Level 155, seed 1: dodges made with pushdown (which game is played, and so which
+    // dodges, depends on the inputs the move generator keeps and its placements' order).
+    let mut game = deep(155, 1);
     let mut ai = ai(true);
     let mut pushdowns = 0;
     for _ in 0..3_000 {

@@ -23,7 +23,8 @@
 //! frame and the frames after it in which no button may go down) and uses the same
 //! shortcut (a state reached by a frame of waiting without dropping needs no taps of its
 //! own: tapping a frame earlier from where it was covers them), so it finds the same
-//! placements; the inputs may be another way to reach one.
+//! placements (in the order of orientation, column and row); the inputs may be another
+//! way to reach one.
 
 use super::{Act, MoveGen, PieceState, Placement, Rules, A, B, L, ORIENT_INDEX, R};
 use crate::board::Board;
@@ -141,6 +142,11 @@ pub(super) struct Taps {
     interval: usize,
     /// The start's bit.
     root: u64,
+    /// Per state bit: the rows it landed on (bit per row).
+    landed_rows: [u32; 64],
+    /// Per state bit and row it landed on: the landing's frame, the boundary it was
+    /// made from (bits 16..32) and whether by a tap (bit 32).
+    landings: Vec<u64>,
 }
 
 impl Default for Taps {
@@ -157,6 +163,8 @@ impl Default for Taps {
             n_taps: 0,
             interval: 2,
             root: 0,
+            landed_rows: [0; 64],
+            landings: Vec::new(),
         }
     }
 }
@@ -245,36 +253,29 @@ impl MoveGen {
         self.waited_sets.clear();
         self.waited_sets.resize(frames, 0);
         let mut landed = [0u64; FIT_ROWS];
+        t.landed_rows = [0; 64];
+        t.landings.resize(64 * FIT_ROWS, 0);
+        let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
         t.root = bit(root.o, root.x);
         t.sets[0] = t.root;
-        let prefix = self.prefix.len() as u16;
         t.latest = [NONE; 64];
         t.arrivals.clear();
         let (latest, arrivals) = (&mut t.latest, &mut t.arrivals);
         let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
         let (kind, iv) = (t.kind, t.interval);
-        let placements = &mut self.placements;
-        let ids = &t.ids;
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
         // `from`, by a tap or not); only the first landing on a spot is kept.
+        let mut any_landed = 0u64;
         let mut record = |land: u64, row: u8, frame: usize, from: usize, tapped: bool| {
             let mut new = land & !landed[row as usize];
             landed[row as usize] |= new;
+            any_landed |= new;
             while new != 0 {
-                let b = new.trailing_zeros();
+                let b = new.trailing_zeros() as usize;
                 new &= new - 1;
-                let o = ids[(b / 16) as usize];
-                let x = (b % 16) as u8;
-                placements.push(Placement {
-                    o,
-                    x,
-                    y: row,
-                    frames: prefix + frame as u16,
-                    tops_out: fit[row as usize] >> b & 1 == 0,
-                    node: from as u32 | if tapped { TAPPED } else { 0 },
-                    act: Act::default(),
-                    used: (frame - from) as u8,
-                });
+                landed_rows[b] |= 1 << row;
+                landings[b * FIT_ROWS + row as usize] =
+                    frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32;
             }
         };
         let mut last = 0;
@@ -341,19 +342,46 @@ impl MoveGen {
             }
             f += 1;
         }
+        // The placements in the order of (orientation, column, row), which is that of
+        // the bits and then the rows.
+        let prefix = self.prefix.len() as u16;
+        while any_landed != 0 {
+            let b = any_landed.trailing_zeros() as usize;
+            any_landed &= any_landed - 1;
+            let mut rows = t.landed_rows[b];
+            while rows != 0 {
+                let row = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let l = t.landings[b * FIT_ROWS + row];
+                let (frame, from) = (l as u16, (l >> 16) as u16);
+                self.placements.push(Placement {
+                    o: t.ids[b / 16],
+                    x: (b % 16) as u8,
+                    y: row as u8,
+                    frames: prefix + frame,
+                    tops_out: t.fit[row] >> b & 1 == 0,
+                    node: u32::from(from) | if l >> 32 != 0 { TAPPED } else { 0 },
+                    act: Act::default(),
+                    used: (frame - from) as u8,
+                });
+            }
+        }
         self.expanded = boundaries;
         self.simulated = boundaries;
     }
+}
 
-    /// [`MoveGen::inputs_into`] for a placement of the tapping search: walks back from
-    /// its landing to the start (see the module's doc).
-    pub(super) fn tap_inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
-        let t = &self.taps;
-        let prefix = self.prefix.len();
+impl Taps {
+    /// [`MoveGen::inputs_into`] for a placement of the tapping search whose record is
+    /// `self`, after the reaction frames `prefix`: walks back from its landing to the
+    /// start (see the module's doc).
+    pub(super) fn inputs_into(&self, prefix_frames: &[u8], p: &Placement, out: &mut Vec<u8>) {
+        let t = self;
+        let prefix = prefix_frames.len();
         let base = out.len();
         out.resize(base + p.frames as usize, 0);
         let buf = &mut out[base..];
-        buf[..prefix].copy_from_slice(&self.prefix);
+        buf[..prefix].copy_from_slice(prefix_frames);
         let buf = &mut buf[prefix..];
         // Frame k + 1 of the search is buf[k].
         let mut f = (p.node & !TAPPED) as usize;
@@ -385,7 +413,7 @@ impl MoveGen {
     /// and the tap's buttons.
     #[inline]
     fn tap_source(&self, b: u64, f: usize) -> (u64, u8) {
-        let t = &self.taps;
+        let t = self;
         let alive = t.sets[f];
         let free = t.fit[t.rows[f] as usize];
         for &(dx, rot) in &t.taps[..t.n_taps] {
