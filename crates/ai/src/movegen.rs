@@ -19,8 +19,9 @@
 //! tests check that both find the same placements.
 //!
 //! Plain tapping from a piece with nothing held (every piece the AI and the placement
-//! environment start from) has its own search, the same one made on sets of columns at
-//! once (`generate_taps`); it is about four times faster and finds the same placements.
+//! environment start from) has its own search (`tapping`): one pass over the frames of
+//! the fall on bitboards of every orientation and column at once, the inputs found
+//! afterwards by walking back. It finds the same placements, about 14 times faster.
 
 mod tapping;
 
