@@ -26,10 +26,16 @@ include resets. ``--frame-only`` stops there.
 
 Then the placement-level environment (one step = one placement, random available
 placements): ``NesTetrisPlacementEnv`` and ``VecPlacementEnv(64)`` at levels 9 and 18
-(target 100,000 steps/s), and ``nestris.Ai`` decisions. A placement step is dominated
-by the move generator of ``nestris-ai`` (all placements of the next piece, with their
-inputs). ``--placement-only`` runs only these; ``--threads N`` instead times
+(target 400,000 steps/s per core, masks and observations included), and ``nestris.Ai``
+decisions. A placement step is the engine's frames of the placement and of the entry
+delay, and the move generator of ``nestris-ai`` (all placements of the next piece).
+``--placement-only`` runs only these; ``--threads N`` instead times
 ``VecPlacementEnv(64, num_threads=N)`` without pinning (N cores).
+
+``--anchor PYTHON`` also times the placement figures with another interpreter's
+``nestris`` (e.g. a virtualenv with the previous build installed), alternating with this
+one on the same core, and prints each ratio: the machine is shared and noisy, so a
+figure is compared only with one measured in the same run.
 
 ``python crates/py/bench.py --survey`` instead plays random placement games over
 levels 0-19, every tap rate, with and without DAS and soft drop (about 3,600 games,
@@ -42,6 +48,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import subprocess
 import time
 from collections.abc import Callable
 
@@ -54,7 +61,7 @@ import numpy as np  # noqa: E402
 
 import nestris  # noqa: E402
 
-TARGET_PLACEMENT_VEC = 100_000
+TARGET_PLACEMENT_VEC = 400_000
 # The issue's targets for the frame-level Python boundary.
 TARGET_VEC_RATIO = 2.0  # VecEnv(>= 256) against the native vector step
 TARGET_WRAPPER = 0.20  # the Gymnasium vector wrapper's overhead over VecEnv
@@ -320,7 +327,19 @@ def main() -> None:
         metavar="N",
         help="instead time VecPlacementEnv(64, num_threads=N) on N cores (not pinned)",
     )
+    parser.add_argument(
+        "--anchor",
+        metavar="PYTHON",
+        help="also time the placement figures with this Python's nestris and print ratios",
+    )
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:
+        # A child of --anchor: one figure, as a bare number.
+        pin_to_one_core()
+        print(PLACEMENT_ROWS[args.one](args.seconds or 5.0))
+        return
     if args.survey:
         survey()
         return
@@ -344,22 +363,54 @@ def main() -> None:
         frame_boundary(2 * seconds)
         if args.frame_only:
             return
-    rows = [
-        ("NesTetrisPlacementEnv.step, level 9", bench_placement_env(9, seconds), None),
-        ("NesTetrisPlacementEnv.step, level 18", bench_placement_env(18, seconds), None),
-        (
-            "VecPlacementEnv(64).step, level 9, per env step",
-            bench_placement_vec(64, 9, seconds),
-            TARGET_PLACEMENT_VEC,
-        ),
-        (
-            "VecPlacementEnv(64).step, level 18, per env step",
-            bench_placement_vec(64, 18, seconds),
-            TARGET_PLACEMENT_VEC,
-        ),
-        ("Ai.choose + step (decisions/s), level 18", bench_ai(18, seconds), None),
-    ]
+    if args.anchor:
+        report_against(args.anchor, seconds)
+        return
+    rows = [(name, PLACEMENT_ROWS[name](seconds), target) for name, target in PLACEMENT_TARGETS]
     report(rows)
+
+
+#: The placement figures by name, each timed by a function of the seconds to spend.
+PLACEMENT_ROWS: dict[str, Callable[[float], float]] = {
+    "NesTetrisPlacementEnv.step, level 9": lambda s: bench_placement_env(9, s),
+    "NesTetrisPlacementEnv.step, level 18": lambda s: bench_placement_env(18, s),
+    "VecPlacementEnv(64).step, level 9, per env step": lambda s: bench_placement_vec(64, 9, s),
+    "VecPlacementEnv(64).step, level 18, per env step": lambda s: bench_placement_vec(64, 18, s),
+    "Ai.choose + step (decisions/s), level 18": lambda s: bench_ai(18, s),
+}
+PLACEMENT_TARGETS: list[tuple[str, int | None]] = [
+    ("NesTetrisPlacementEnv.step, level 9", None),
+    ("NesTetrisPlacementEnv.step, level 18", None),
+    ("VecPlacementEnv(64).step, level 9, per env step", TARGET_PLACEMENT_VEC),
+    ("VecPlacementEnv(64).step, level 18, per env step", TARGET_PLACEMENT_VEC),
+    ("Ai.choose + step (decisions/s), level 18", None),
+]
+
+
+def report_against(anchor: str, seconds: float) -> None:
+    """The placement figures of this ``nestris`` and of ``anchor``'s (another Python),
+    alternating two rounds of each on the same core; the best of each and the ratio."""
+    print(f"anchor: {anchor} (its nestris timed in a child process, alternating)")
+    width = max(len(name) for name in PLACEMENT_ROWS)
+    for name, target in PLACEMENT_TARGETS:
+        ours, theirs = 0.0, 0.0
+        for _ in range(2):
+            out = subprocess.run(
+                [anchor, os.path.abspath(__file__), "--one", name, "--seconds", str(seconds)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            theirs = max(theirs, float(out.strip().splitlines()[-1]))
+            ours = max(ours, PLACEMENT_ROWS[name](seconds))
+        note = ""
+        if target is not None:
+            note = f"  (target {target:,}: {'met' if ours >= target else 'NOT met'})"
+        print(
+            f"{name:<{width}}  {ours:>12,.0f} steps/s, anchor {theirs:>10,.0f}:"
+            f" {ours / theirs:5.2f}x{note}",
+            flush=True,
+        )
 
 
 def report(rows: list[tuple[str, float, int | None]]) -> None:

@@ -2,7 +2,8 @@
 //! level 18 with 30 Hz tapping, for all seven pieces at spawn.
 //!
 //! Run with `cargo bench -p nestris-ai --bench movegen`. Throughput is in placements
-//! (distinct landing spots with their input sequences) per second.
+//! (distinct landing spots) per second; the `-inputs` case also writes every
+//! placement's input sequence, as the placement environment does.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nestris_ai::bench::sample_boards;
@@ -17,6 +18,7 @@ fn movegen(c: &mut Criterion) {
     let mut group = c.benchmark_group("movegen");
     for (level, model, tag) in [
         (18u8, InputModel::hz30(), "l18-30hz"),
+        (18, InputModel::hz30(), "l18-30hz-inputs"),
         (
             18,
             InputModel {
@@ -42,11 +44,20 @@ fn movegen(c: &mut Criterion) {
         let mut mg = MoveGen::new();
         let total: usize = starts.iter().map(|s| mg.generate(s, &model).len()).sum();
         group.throughput(Throughput::Elements(total as u64));
+        let with_inputs = tag.ends_with("-inputs");
+        let mut inputs = Vec::new();
         group.bench_function(tag, |b| {
             b.iter(|| {
                 let mut n = 0;
                 for s in &starts {
                     n += mg.generate(black_box(s), &model).len();
+                    if with_inputs {
+                        inputs.clear();
+                        for p in mg.placements() {
+                            mg.inputs_into(p, &mut inputs);
+                        }
+                        black_box(&inputs);
+                    }
                 }
                 black_box(n)
             })

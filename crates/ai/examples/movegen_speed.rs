@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Also a small, steady workload for `valgrind --tool=callgrind` (`--rounds N` runs a
-//! fixed number of rounds instead of a time budget).
+//! fixed number of rounds instead of a time budget). `--inputs 1` also writes the
+//! inputs of every placement found, as the placement environment does.
 
 use nestris_ai::bench::sample_boards;
 use nestris_ai::inputs::InputModel;
@@ -20,6 +21,7 @@ const SPAWNS: [u8; 7] = [2, 7, 8, 10, 11, 14, 18];
 
 fn main() {
     let (mut level, mut tap, mut seconds, mut rounds) = (18u8, 2u8, 3.0f64, 0usize);
+    let mut with_inputs = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_else(|| panic!("{a} needs a value"));
@@ -28,6 +30,7 @@ fn main() {
             "--tap" => tap = v.parse().expect("a tap interval"),
             "--seconds" => seconds = v.parse().expect("seconds"),
             "--rounds" => rounds = v.parse().expect("a count"),
+            "--inputs" => with_inputs = v != "0",
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -52,9 +55,17 @@ fn main() {
     let t0 = Instant::now();
     let mut n = 0usize;
     let mut done = 0usize;
+    let mut inputs = Vec::new();
     loop {
         for s in &starts {
             n += mg.generate(black_box(s), &model).len();
+            if with_inputs {
+                inputs.clear();
+                for p in mg.placements() {
+                    mg.inputs_into(p, &mut inputs);
+                }
+                black_box(&inputs);
+            }
         }
         done += 1;
         if (rounds > 0 && done >= rounds) || (rounds == 0 && t0.elapsed().as_secs_f64() >= seconds)

@@ -46,15 +46,17 @@ impl Board {
     /// the field stay for the rest of the game.
     pub fn from_playfield(p: &Playfield) -> Board {
         let mut b = Board::empty();
-        for r in -2i32..20 {
+        // Rows -2 and -1 are the page's bytes 236..256, rows 0..20 its first 200: ten
+        // bytes a row either way.
+        let rows = p.0[236..]
+            .chunks_exact(10)
+            .chain(p.0[..200].chunks_exact(10));
+        for (out, cells) in b.rows.iter_mut().zip(rows) {
             let mut bits = WALLS;
-            for c in 0..10i32 {
-                let i = (r * 10 + c).rem_euclid(256) as usize;
-                if p.0[i] < TILE_EMPTY {
-                    bits |= 1 << (c + 3);
-                }
+            for (c, &t) in cells.iter().enumerate() {
+                bits |= u16::from(t < TILE_EMPTY) << (c + 3);
             }
-            b.rows[(r + 2) as usize] = bits;
+            *out = bits;
         }
         b
     }

@@ -49,6 +49,6 @@ pub mod tune;
 pub use board::Board;
 pub use eval::Weights;
 pub use inputs::InputModel;
-pub use movegen::{MoveGen, Placement, Start};
+pub use movegen::{MoveGen, Placement, Start, Trace};
 pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
 pub use search::{Dodge, Plan, Ranked, Search, SearchOptions};

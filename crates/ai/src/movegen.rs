@@ -19,8 +19,11 @@
 //! tests check that both find the same placements.
 //!
 //! Plain tapping from a piece with nothing held (every piece the AI and the placement
-//! environment start from) has its own search, the same one made on sets of columns at
-//! once (`generate_taps`); it is about four times faster and finds the same placements.
+//! environment start from) has its own search (`tapping`): one pass over the frames of
+//! the fall on bitboards of every orientation and column at once, the inputs found
+//! afterwards by walking back. It finds the same placements, about 14 times faster.
+
+mod tapping;
 
 use crate::board::{Board, Collision};
 use crate::inputs::InputModel;
@@ -350,20 +353,13 @@ pub struct MoveGen {
     prefix: Vec<u8>,
     placements: Vec<Placement>,
     buckets: Vec<Vec<u32>>,
-    /// The tapping search's tables, per tick (row and timer) and orientation index: the
-    /// columns reached (one bit each), those of them reached by waiting a frame in which
-    /// the piece did not move down, and the frames from the start to the tick.
-    reach: Vec<[u16; 4]>,
-    waited: Vec<[u16; 4]>,
-    tick_frames: Vec<u16>,
-    /// Per state of the tapping search (see [`state_index`]): how it was first reached,
-    /// as a [`Link`]; only read for states reached in the current search.
-    from: Vec<u32>,
-    /// Buttons of the first frame of each move of the tapping search (0: waiting).
-    move_buttons: [u8; 9],
-    /// Frames of each tap after its first.
-    tap_follow: u8,
-    /// The last search was the tapping one (placements refer to `from`, not `nodes`).
+    /// The tapping search's sets of states per frame boundary, and what finding the
+    /// inputs of its placements needs (`tapping`).
+    taps: tapping::Taps,
+    /// Per frame boundary of the tapping search: the states reached by a frame of
+    /// waiting in which the piece did not move down.
+    waited_sets: Vec<u64>,
+    /// The last search was the tapping one (placements refer to `taps`, not `nodes`).
     tapping: bool,
     /// States expanded in the last search (for benchmarks).
     pub expanded: usize,
@@ -404,13 +400,29 @@ impl MoveGen {
     pub fn generate(&mut self, start: &Start, model: &InputModel) -> &[Placement] {
         let rules = start.rules;
         let ft_states = rules.speed as usize + 1;
-        self.next_generation();
-        self.nodes.clear();
         self.placements.clear();
         self.prefix.clear();
         self.expanded = 0;
         self.simulated = 0;
-        self.tapping = false;
+        // Plain tapping from a piece with nothing held (every piece the AI and the
+        // placement environment start from) has its own search.
+        let tapping = |st: &PieceState| {
+            !model.das
+                && !model.soft_drop
+                && !rules.double
+                && st.held == 0
+                && (st.ary == 0 || st.ary & 0x80 != 0)
+                && (st.ft as usize) < ft_states
+                && st.x < 10
+                && st.y < 21
+        };
+        self.tapping = !self.exhaustive && !self.general_only;
+        if self.tapping && model.reaction == 0 && tapping(&start.piece) {
+            self.generate_taps(&start.board, &rules, model.interval(), start.piece);
+            return &self.placements;
+        }
+        self.next_generation();
+        self.nodes.clear();
         let cx = Cx {
             board: Collision::new(&start.board),
             rules,
@@ -423,26 +435,18 @@ impl MoveGen {
         for i in 0..model.reaction {
             self.prefix.push(0);
             if frame(board, &rules, &mut st, 0) {
+                self.tapping = false;
                 self.record(st, u32::MAX, Act::default(), 0, i as u16 + 1);
                 self.placements[0].tops_out = !start.board.fits(st.o, st.x, st.y);
                 return &self.placements;
             }
         }
-        self.tapping = !model.das
-            && !model.soft_drop
-            && !rules.double
-            && !self.exhaustive
-            && !self.general_only
-            && st.held == 0
-            && (st.ary == 0 || st.ary & 0x80 != 0)
-            && (st.ft as usize) < ft_states
-            && st.x < 10
-            && st.y < 21;
+        self.tapping &= tapping(&st);
         if self.tapping {
-            self.generate_taps(&cx, model.interval(), st);
-        } else {
-            self.generate_general(&cx, model, st);
+            self.generate_taps(&start.board, &rules, model.interval(), st);
+            return &self.placements;
         }
+        self.generate_general(&cx, model, st);
         for p in &mut self.placements {
             p.tops_out = !cx.board.fits(p.o, p.x, p.y);
         }
@@ -497,298 +501,6 @@ impl MoveGen {
                 self.expand(i, cx, model, rots);
             }
         }
-    }
-
-    /// The same search as [`MoveGen::generate_general`] for the common case of plain
-    /// tapping (no DAS, no soft drop) from a state with nothing held, made on whole rows
-    /// at once. Every state then has nothing held, so the
-    /// autorepeat counters play no part (a new press resets `autorepeatX`, and
-    /// `autorepeatY` stays 0 without Down) and a state is its orientation, row, timer
-    /// and column (during the first piece's countdown, the countdown and column). The
-    /// states that share orientation, row and timer move alike except
-    /// where the field stops them, so their columns are kept as one bit set and each
-    /// move is made on all of them together: a shift is a bit shift kept where the
-    /// piece fits, a rotation or a drop splits the set by where it fits. The moves, the
-    /// order of time and the waited-state shortcut are those of the general search, so
-    /// the placements are the same; the inputs kept for a placement are the first way
-    /// this search reached it, which may differ from the general search's.
-    fn generate_taps(&mut self, cx: &Cx, interval: u8, root: PieceState) {
-        let fts = cx.ft_states;
-        let speed = cx.rules.speed;
-        // Time as in the general search: the countdown's frames, then (row, timer).
-        let ticks = HANG + 21 * fts;
-        // The piece's orientations by index, and where A and B turn each.
-        let mut ids = [root.o; 4];
-        let mut n_orient = 0;
-        let mut o = root.o;
-        loop {
-            ids[ORIENT_INDEX[o as usize] as usize] = o;
-            n_orient += 1;
-            o = ROTATE_A[o as usize];
-            if o == root.o {
-                break;
-            }
-        }
-        let index = |o: u8| ORIENT_INDEX[o as usize];
-        // The taps: a direction and/or a rotation, pressed on one frame; move 0 is a
-        // frame of waiting. B is only offered to pieces with four orientations (with
-        // two it turns the same way as A).
-        let mut taps = [(0i8, 0u8); 8];
-        let mut n_taps = 0;
-        for (sh, dx) in [(0, 0), (L, -1), (R, 1)] {
-            for rot in [0, A, B] {
-                if rot == A && n_orient == 1 || rot == B && n_orient < 4 || sh | rot == 0 {
-                    continue;
-                }
-                taps[n_taps] = (dx, rot);
-                n_taps += 1;
-                self.move_buttons[n_taps] = sh | rot;
-            }
-        }
-        self.move_buttons[0] = 0;
-        self.tap_follow = interval - 1;
-        let mut turn = [[0u8; 2]; 4];
-        for (oi, t) in turn.iter_mut().enumerate().take(n_orient) {
-            *t = [
-                index(ROTATE_A[ids[oi] as usize]),
-                index(ROTATE_B[ids[oi] as usize]),
-            ];
-        }
-        // Where each orientation fits, per row: bit x set when the pivot can be at x.
-        // Row 21 (below the field) is never free.
-        let mut fit = [[0u16; 22]; 4];
-        for (oi, rows) in fit.iter_mut().enumerate().take(n_orient) {
-            for (y, m) in rows.iter_mut().enumerate().take(21).skip(root.y as usize) {
-                for x in 0..10u8 {
-                    *m |= u16::from(cx.board.fits(ids[oi], x, y as u8)) << x;
-                }
-            }
-        }
-        if self.reach.len() < ticks {
-            self.reach.resize(ticks, [0; 4]);
-            self.waited.resize(ticks, [0; 4]);
-            self.tick_frames.resize(ticks, 0);
-        }
-        if self.from.len() < ticks * 40 {
-            self.from.resize(ticks * 40, 0);
-        }
-        let t0 = tick(&root, fts);
-        self.reach[t0..ticks].fill([0; 4]);
-        self.waited[t0..ticks].fill([0; 4]);
-        let oi0 = index(root.o) as usize;
-        self.reach[t0][oi0] = 1 << root.x;
-        self.tick_frames[t0] = self.prefix.len() as u16;
-        self.from[state_index(t0, oi0, root.x)] = Link::START;
-        let tc = TapCx {
-            fit: &fit,
-            ids: &ids,
-            speed,
-            fts,
-        };
-
-        for t in t0..ticks {
-            let row = self.reach[t];
-            if row == [0; 4] {
-                continue;
-            }
-            let (y, ft, ary) = if t < HANG {
-                // Every state of a countdown frame has the timer counted up from the
-                // start's, kept at most at the gravity value.
-                (
-                    root.y,
-                    (root.ft as usize + t - t0).min(speed as usize) as u8,
-                    (t + 128) as u8,
-                )
-            } else {
-                (((t - HANG) / fts) as u8, ((t - HANG) % fts) as u8, 0)
-            };
-            let frames = self.tick_frames[t];
-            for (oi, &m) in row.iter().enumerate().take(n_orient) {
-                if m == 0 {
-                    continue;
-                }
-                self.expanded += m.count_ones() as usize;
-                let parent = state_index(t, oi, 0) as u32;
-                let mut mv = TapMove {
-                    oi,
-                    cols: m,
-                    moved: 0,
-                    dx: 0,
-                    parent,
-                    mv: 0,
-                    frames,
-                };
-                self.simulated += 1;
-                self.tap_fall(&tc, mv, (y, ft, ary), 1);
-                // Taps from the states reached by waiting are made a frame earlier.
-                let m = m & !self.waited[t][oi];
-                if m == 0 {
-                    continue;
-                }
-                let free = fit[oi][y as usize];
-                for (k, &(dx, rot)) in taps[..n_taps].iter().enumerate() {
-                    self.simulated += 1;
-                    mv.mv = k as u8 + 1;
-                    // Shift: the columns whose neighbour is free move there, the others
-                    // stay (when both end on one column, the shifted one is kept).
-                    let (cols, moved) = match dx {
-                        1 => {
-                            let moved = (m << 1) & free;
-                            (moved | (m & !(free >> 1)), moved)
-                        }
-                        -1 => {
-                            let moved = (m >> 1) & free;
-                            (moved | (m & !(free << 1)), moved)
-                        }
-                        _ => (m, 0),
-                    };
-                    mv.dx = dx;
-                    if rot == 0 {
-                        mv.oi = oi;
-                        mv.cols = cols;
-                        mv.moved = moved;
-                        self.tap_fall(&tc, mv, (y, ft, ary), interval);
-                        continue;
-                    }
-                    // Rotation: where the turned piece fits it turns, elsewhere not.
-                    let to = turn[oi][usize::from(rot == B)] as usize;
-                    let turns = fit[to][y as usize];
-                    for (o2, c) in [(to, cols & turns), (oi, cols & !turns)] {
-                        if c != 0 {
-                            mv.oi = o2;
-                            mv.cols = c;
-                            mv.moved = moved & c;
-                            self.tap_fall(&tc, mv, (y, ft, ary), interval);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The frames of one move of the tapping search after its shift and rotation:
-    /// `n` frames of gravity from `(row, timer, autorepeatY)`, recording the columns
-    /// that land, then the columns left are marked reached at the state they end in.
-    #[inline(always)]
-    fn tap_fall(&mut self, tc: &TapCx<'_>, mv: TapMove, at: (u8, u8, u8), n: u8) {
-        let (mut y, mut ft, mut ary) = at;
-        let TapMove {
-            oi,
-            mut cols,
-            mut moved,
-            dx,
-            parent,
-            mv: id,
-            frames,
-        } = mv;
-        // The state a column came from: one column back if the shift moved it.
-        let origin = |x: u8, moved: u16| {
-            let back = if moved >> x & 1 != 0 {
-                x.wrapping_add_signed(-dx)
-            } else {
-                x
-            };
-            parent + u32::from(back)
-        };
-        let act = Act {
-            first: self.move_buttons[id as usize],
-            follow: 0,
-            n_follow: if id == 0 { 0 } else { self.tap_follow },
-        };
-        let mut dropped = false;
-        for j in 0..n {
-            ft = ft.wrapping_add(1);
-            if ary & 0x80 != 0 {
-                // The first piece's countdown: no gravity, the timer kept at most at
-                // the gravity value.
-                ary = ary.wrapping_add(1);
-                ft = ft.min(tc.speed);
-                continue;
-            }
-            if (ft.wrapping_sub(tc.speed) as i8) < 0 {
-                continue;
-            }
-            ft = 0;
-            let below = tc.fit[oi][y as usize + 1];
-            let mut land = cols & !below;
-            while land != 0 {
-                let x = land.trailing_zeros() as u8;
-                land &= land - 1;
-                let st = PieceState {
-                    x,
-                    y,
-                    o: tc.ids[oi],
-                    ..PieceState::default()
-                };
-                let node = origin(x, moved);
-                self.record(st, node, act, j + 1, frames + u16::from(j) + 1);
-            }
-            cols &= below;
-            moved &= below;
-            y += 1;
-            dropped = true;
-            if cols == 0 {
-                return;
-            }
-        }
-        let t = if ary & 0x80 != 0 {
-            ary as usize - 128
-        } else {
-            HANG + y as usize * tc.fts + ft as usize
-        };
-        let slot = &mut self.reach[t][oi];
-        let mut new = cols & !*slot;
-        *slot |= cols;
-        if id == 0 && !dropped {
-            self.waited[t][oi] |= cols;
-        }
-        self.tick_frames[t] = frames + u16::from(n);
-        while new != 0 {
-            let x = new.trailing_zeros() as u8;
-            new &= new - 1;
-            let before = origin(x, moved);
-            self.from[state_index(t, oi, x)] = if id == 0 {
-                // A frame of waiting extends the way its state was reached.
-                self.from[before as usize] + Link::ONE_WAIT
-            } else {
-                Link::tap(before, id)
-            };
-        }
-    }
-
-    /// [`MoveGen::inputs_into`] for a placement of the tapping search: its taps are
-    /// found by following `from` back to the start.
-    fn tap_inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
-        let tap_len = 1 + self.tap_follow as usize;
-        let mut len = self.prefix.len() + p.used as usize;
-        let mut link = self.from[p.node as usize];
-        loop {
-            len += Link::waits(link) + if Link::tapped(link) { tap_len } else { 0 };
-            match Link::parent(link) {
-                Some(s) => link = self.from[s],
-                None => break,
-            }
-        }
-        let base = out.len();
-        out.resize(base + len, 0);
-        let buf = &mut out[base..];
-        buf[..self.prefix.len()].copy_from_slice(&self.prefix);
-        // The last move: its first frame (the frames after it press nothing).
-        let mut end = len - p.used as usize;
-        buf[end] = p.act.first;
-        let mut link = self.from[p.node as usize];
-        loop {
-            end -= Link::waits(link);
-            if Link::tapped(link) {
-                end -= tap_len;
-                buf[end] = self.move_buttons[Link::tap_id(link)];
-            }
-            match Link::parent(link) {
-                Some(s) => link = self.from[s],
-                None => break,
-            }
-        }
-        debug_assert_eq!(end, self.prefix.len());
     }
 
     /// Tries every move of the input model from node `i`.
@@ -957,6 +669,21 @@ impl MoveGen {
         out.into_iter().map(Buttons).collect()
     }
 
+    /// Hands the record of the last search to `trace` (exchanging buffers, no copy) if
+    /// it was the plain-tapping one, so that `trace` finds its placements' inputs later;
+    /// the placements are then no longer this generator's (they are cleared). Returns
+    /// false, and keeps everything, for the other searches: their inputs are found here.
+    pub fn keep_trace(&mut self, trace: &mut Trace) -> bool {
+        if !self.tapping {
+            return false;
+        }
+        std::mem::swap(&mut self.taps, &mut trace.taps);
+        std::mem::swap(&mut self.prefix, &mut trace.prefix);
+        self.tapping = false;
+        self.placements.clear();
+        true
+    }
+
     /// [`MoveGen::inputs`] as button bits appended to `out`, without allocating when
     /// `out` has room: for callers that keep the inputs of every placement.
     pub fn inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
@@ -967,7 +694,7 @@ impl MoveGen {
             return;
         }
         if self.tapping {
-            self.tap_inputs_into(p, out);
+            self.taps.inputs_into(&self.prefix, p, out);
             return;
         }
         // The path is walked from the landing back to the root, so the buttons are
@@ -1005,85 +732,21 @@ impl MoveGen {
     }
 }
 
-/// What the tapping search's moves share.
-struct TapCx<'a> {
-    /// Per orientation index and row: the columns where the piece fits.
-    fit: &'a [[u16; 22]; 4],
-    /// Orientation ids by index.
-    ids: &'a [u8; 4],
-    speed: u8,
-    fts: usize,
+/// The record of a plain-tapping search, kept apart from its generator: it finds the
+/// inputs of that search's placements after the generator has made other searches
+/// (a caller that needs the inputs of one placement of many then finds only those).
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    taps: tapping::Taps,
+    prefix: Vec<u8>,
 }
 
-/// One move of the tapping search on a set of columns, after its shift and rotation.
-#[derive(Clone, Copy)]
-struct TapMove {
-    /// Orientation index after the rotation.
-    oi: usize,
-    /// Columns after the shift.
-    cols: u16,
-    /// Those of them the shift moved (from one column back against `dx`).
-    moved: u16,
-    dx: i8,
-    /// State index of column 0 of the state the move starts from.
-    parent: u32,
-    /// The move: 0 waits, k > 0 is `move_buttons[k]`.
-    mv: u8,
-    /// Frames from the start to the move's first frame.
-    frames: u16,
-}
-
-/// How the tapping search first reached a state, packed in a `u32`: a tap (its move id,
-/// bits 16..20) from another state (its index, bits 0..16), then a number of frames of
-/// waiting (bits 20..32); or, with no tap, only frames of waiting from the start. The
-/// waits are counted rather than linked, so a path has a link per tap, not per frame.
-struct Link;
-
-impl Link {
-    const NO_STATE: u32 = 0xFFFF;
-    const NO_TAP: u32 = 0xF << 16;
-    /// The start itself.
-    const START: u32 = Link::NO_STATE | Link::NO_TAP;
-    /// Added to a link for one more frame of waiting.
-    const ONE_WAIT: u32 = 1 << 20;
-
-    #[inline(always)]
-    fn tap(from: u32, id: u8) -> u32 {
-        debug_assert!(from < Link::NO_STATE && id < 0xF);
-        from | u32::from(id) << 16
+impl Trace {
+    /// [`MoveGen::inputs_into`] for a placement of the search given by
+    /// [`MoveGen::keep_trace`].
+    pub fn inputs_into(&self, p: &Placement, out: &mut Vec<u8>) {
+        self.taps.inputs_into(&self.prefix, p, out);
     }
-
-    #[inline(always)]
-    fn waits(link: u32) -> usize {
-        (link >> 20) as usize
-    }
-
-    #[inline(always)]
-    fn tapped(link: u32) -> bool {
-        link & Link::NO_TAP != Link::NO_TAP
-    }
-
-    #[inline(always)]
-    fn tap_id(link: u32) -> usize {
-        (link >> 16 & 0xF) as usize
-    }
-
-    #[inline(always)]
-    fn parent(link: u32) -> Option<usize> {
-        let s = link & 0xFFFF;
-        (s != Link::NO_STATE).then_some(s as usize)
-    }
-}
-
-// State indices fit in a link: (countdown + 21 rows of the slowest gravity's 49 timer
-// values) x 4 orientations x 10 columns, and the longest fall's frames in its waits.
-const _: () = assert!((HANG + 21 * 49) * 40 < Link::NO_STATE as usize);
-const _: () = assert!(HANG + 21 * 49 < 1 << 12);
-
-/// A state of the tapping search as an index into `MoveGen::from`.
-#[inline(always)]
-fn state_index(tick: usize, oi: usize, x: u8) -> usize {
-    (tick * 4 + oi) * 10 + x as usize
 }
 
 /// A state's place in time: countdown frames first, then (row, timer).

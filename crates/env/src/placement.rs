@@ -5,7 +5,7 @@
 //! Shared by the single placement environment, the vectorized one and the evaluation
 //! runner, so that they agree to the bit.
 
-use nestris_ai::{InputModel, MoveGen, Start};
+use nestris_ai::{InputModel, MoveGen, Placement, Start, Trace};
 use nestris_core::{Buttons, FrameEvents, Game};
 
 use crate::config::{GameOptions, ObsKind, Reward};
@@ -92,7 +92,10 @@ pub struct Choice {
     pub frames: u16,
     /// Locking there ends the game.
     pub tops_out: bool,
-    /// Where its buttons start in the episode's input buffer.
+    /// The move generator's placement (its inputs are found from the episode's trace).
+    placement: Placement,
+    /// Where its buttons start in the episode's input buffer, when they were written at
+    /// once (the searches other than plain tapping).
     start: u32,
     /// How many frames of buttons.
     len: u32,
@@ -138,8 +141,14 @@ pub struct PlacementEpisode {
     pub choices: Vec<Choice>,
     /// More placements were found than [`MAX_PLACEMENTS`] (the rest were left out).
     pub overflowed: bool,
-    /// Buttons of every choice, back to back.
+    /// Buttons of every choice, back to back (searches other than plain tapping), or of
+    /// the choice being made.
     inputs: Vec<u8>,
+    /// The plain-tapping search's record, which finds the inputs of the choice made
+    /// (most steps need the inputs of one placement only).
+    trace: Trace,
+    /// `trace` holds the current piece's search.
+    traced: bool,
 }
 
 impl PlacementEpisode {
@@ -155,9 +164,11 @@ impl PlacementEpisode {
             choices: Vec::new(),
             overflowed: false,
             inputs: Vec::new(),
+            trace: Trace::default(),
+            traced: false,
         };
-        ep.advance();
-        ep.generate(cfg, mg);
+        let (_, start) = ep.advance();
+        ep.generate(cfg, mg, start);
         ep
     }
 
@@ -172,25 +183,33 @@ impl PlacementEpisode {
     }
 
     /// The buttons of choice `i`.
-    pub fn choice_inputs(&self, i: usize) -> &[u8] {
+    pub fn choice_inputs(&self, i: usize) -> Vec<u8> {
         let c = &self.choices[i];
-        &self.inputs[c.start as usize..(c.start + c.len) as usize]
+        if self.traced {
+            let mut out = Vec::new();
+            self.trace.inputs_into(&c.placement, &mut out);
+            out
+        } else {
+            self.inputs[c.start as usize..(c.start + c.len) as usize].to_vec()
+        }
     }
 
     /// Runs frames with no input until a piece is under control in a state the move
     /// generator can start from, or the game ends. Returns the flags, lines and lag frames
-    /// of those frames and how many there were.
-    fn advance(&mut self) -> (u32, u32, u32, u32) {
+    /// of those frames and how many there were, and the move generator's start.
+    fn advance(&mut self) -> ((u32, u32, u32, u32), Option<Start>) {
         let (mut flags, mut lines, mut n, mut lag) = (0u32, 0u32, 0u32, 0u32);
+        let mut start = None;
         loop {
             if self.ended || self.game.is_over() {
                 self.ended = true;
                 break;
             }
-            if self.game.state().phase() == nestris_core::PlayState::Control
-                && Start::from_game(&self.game).is_some()
-            {
-                break;
+            if self.game.state().phase() == nestris_core::PlayState::Control {
+                start = Start::from_game(&self.game);
+                if start.is_some() {
+                    break;
+                }
             }
             if n >= MAX_WAIT_FRAMES {
                 self.ended = true;
@@ -206,49 +225,57 @@ impl PlacementEpisode {
             }
         }
         self.frames += u64::from(n);
-        (flags, lines, n, lag)
+        ((flags, lines, n, lag), start)
     }
 
-    /// Fills `choices` and `inputs` for the piece now under control.
-    fn generate(&mut self, cfg: &PlacementConfig, mg: &mut MoveGen) {
+    /// Fills `choices` (and the inputs or the trace) for the piece now under control,
+    /// whose start `advance` found.
+    fn generate(&mut self, cfg: &PlacementConfig, mg: &mut MoveGen, start: Option<Start>) {
         self.choices.clear();
         self.inputs.clear();
         self.overflowed = false;
+        self.traced = false;
         if self.ended {
             return;
         }
-        let Some(start) = Start::from_game(&self.game) else {
+        let Some(start) = start else {
             self.ended = true;
             return;
         };
         let found = mg.generate(&start, &cfg.model);
-        // Actions are ordered by (orientation, x, y); `start` holds the placement's
-        // index in `found` until its inputs are written.
-        self.choices
-            .extend(found.iter().enumerate().map(|(i, p)| Choice {
-                o: p.o,
-                x: p.x,
-                y: p.y,
-                frames: p.frames,
-                tops_out: p.tops_out,
-                start: i as u32,
-                len: 0,
-            }));
-        self.choices.sort_unstable_by_key(|c| (c.o, c.x, c.y));
+        self.choices.extend(found.iter().map(|p| Choice {
+            o: p.o,
+            x: p.x,
+            y: p.y,
+            frames: p.frames,
+            tops_out: p.tops_out,
+            placement: *p,
+            start: 0,
+            len: 0,
+        }));
+        // Actions are ordered by (orientation, x, y): one key, unique per placement. The
+        // plain-tapping search already gives them in that order.
+        let key = |c: &Choice| u32::from(c.o) << 16 | u32::from(c.x) << 8 | u32::from(c.y);
+        if !self.choices.is_sorted_by_key(key) {
+            self.choices.sort_unstable_by_key(key);
+        }
         if self.choices.len() > MAX_PLACEMENTS {
             self.choices.truncate(MAX_PLACEMENTS);
             self.overflowed = true;
         }
-        for c in &mut self.choices {
-            let p = &mg.placements()[c.start as usize];
-            let start = self.inputs.len() as u32;
-            mg.inputs_into(p, &mut self.inputs);
-            c.start = start;
-            c.len = self.inputs.len() as u32 - start;
-        }
         if self.choices.is_empty() {
             // Never in play: a piece under control always lands somewhere.
             self.ended = true;
+            return;
+        }
+        self.traced = mg.keep_trace(&mut self.trace);
+        if !self.traced {
+            for c in &mut self.choices {
+                let start = self.inputs.len() as u32;
+                mg.inputs_into(&c.placement, &mut self.inputs);
+                c.start = start;
+                c.len = self.inputs.len() as u32 - start;
+            }
         }
     }
 
@@ -270,8 +297,14 @@ impl PlacementEpisode {
         let score_before = self.score();
         let choice = self.choices[action];
         let mut out = Outcome::default();
-        let range = choice.start as usize..(choice.start + choice.len) as usize;
-        for k in range.clone() {
+        let range = if self.traced {
+            self.inputs.clear();
+            self.trace.inputs_into(&choice.placement, &mut self.inputs);
+            0..self.inputs.len()
+        } else {
+            choice.start as usize..(choice.start + choice.len) as usize
+        };
+        for k in range {
             let ev = self.game.step(Buttons(self.inputs[k]));
             out.frames += 1;
             out.flags |= ev.flags;
@@ -296,13 +329,13 @@ impl PlacementEpisode {
                 found: (s.piece, s.x, s.y, s.play_state),
             });
         }
-        let (flags, lines, frames, lag) = self.advance();
+        let ((flags, lines, frames, lag), start) = self.advance();
         out.flags |= flags;
         out.lines_cleared += lines;
         out.frames += frames;
         out.lag += lag;
         self.steps += 1;
-        self.generate(cfg, mg);
+        self.generate(cfg, mg, start);
         out.terminated = self.ended;
         let points = f64::from(self.score()) - f64::from(score_before);
         out.reward = cfg.reward.of(points, out.lines_cleared, self.ended);

@@ -1,0 +1,448 @@
+//! The plain-tapping search: every placement of a piece under tapping alone (no DAS, no
+//! soft drop, nothing held at the start), found with one pass over the frames of its
+//! fall on bitboards of every orientation and column at once.
+//!
+//! Without Down, the gravity timer and `autorepeatY` run the same whatever is tapped,
+//! so the frames in which the piece tries to drop are known before the search, and all
+//! the states alive between two frames share one row. A state is then its orientation
+//! and column: one bit of a `u64` with a 16-bit lane per orientation (columns in bits
+//! 0..10 of each). Where each orientation fits on each row is the same kind of word
+//! ([`fit_rows`]). A tap is a shift (one bit shift, kept where the piece fits, the
+//! blocked columns staying) and a rotation (a lane rotation, likewise kept where the
+//! turned piece fits); both act on each bit alone, so the union of every tap from a set
+//! is a handful of word operations, and a drop keeps the bits whose row below is free and
+//! lands the others.
+//!
+//! Each frame boundary keeps its set of states. The inputs of a placement are not kept
+//! while searching but found afterwards ([`MoveGen::tap_inputs_into`]): walking back from
+//! its landing, a state that was already there a frame earlier is reached by waiting,
+//! otherwise by a tap one tap interval earlier from a state of that boundary, found by
+//! trying the taps on the few states that could have made it.
+//!
+//! The search makes the same moves as the general one (a frame of waiting, or a tap
+//! frame and the frames after it in which no button may go down) and uses the same
+//! shortcut (a state reached by a frame of waiting without dropping needs no taps of its
+//! own: tapping a frame earlier from where it was covers them), so it finds the same
+//! placements (in the order of orientation, column and row); the inputs may be another
+//! way to reach one.
+
+use super::{Act, MoveGen, PieceState, Placement, Rules, A, B, L, ORIENT_INDEX, R};
+use crate::board::Board;
+use nestris_core::tables::{ORIENTATION_CELLS, ROTATE_A};
+
+/// The ten column bits of one orientation lane.
+const LANE: u64 = 0x3FF;
+/// Rows of a fit table: the pivot rows 0..=20, and 21 and 22 where nothing fits (a drop
+/// from row 20 or a test one row further).
+const FIT_ROWS: usize = 23;
+/// No arrival.
+const NONE: u16 = u16::MAX;
+/// A placement's `node` for a tap landing: the boundary in the low bits, this flag.
+const TAPPED: u32 = 1 << 31;
+
+/// The columns where each of the piece's orientations fits, per pivot row, as lanes of
+/// 16 bits: bit `16 * i + x` is set when orientation `ids[i]` fits with its pivot at
+/// column x. The same test as `Board::fits`, made on all columns at once: a cell `dc`
+/// columns from the pivot, on a row whose column c is bit `c + 3`, blocks pivot column x
+/// when bit `x + dc + 3` is set, i.e. bit x of the row shifted right by `dc + 3` (the
+/// walls in the row's outer bits block the pivots that would leave the field).
+fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [u64; FIT_ROWS]) {
+    *fit = [0; FIT_ROWS];
+    for (lane, &o) in ids.iter().enumerate().take(n) {
+        let cells = &ORIENTATION_CELLS[o as usize];
+        let shift = [0, 1, 2, 3].map(|k| (cells[k].1 + 3) as u32);
+        let row = [0, 1, 2, 3].map(|k| (cells[k].0 + 2) as usize);
+        for (y, f) in fit.iter_mut().enumerate().take(21).skip(from_row) {
+            let blocked = (board.rows[y + row[0]] >> shift[0])
+                | (board.rows[y + row[1]] >> shift[1])
+                | (board.rows[y + row[2]] >> shift[2])
+                | (board.rows[y + row[3]] >> shift[3]);
+            *f |= (!u64::from(blocked) & LANE) << (16 * lane);
+        }
+    }
+}
+
+/// The shapes of lane permutation a rotation can be: one orientation (none), two (A
+/// and B both swap the lanes) or four (A is the next lane, B the one before).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Turns {
+    One,
+    Two,
+    Four,
+}
+
+/// Where A (or, with `b`, B) turns each lane's states.
+#[inline(always)]
+fn turn(p: u64, kind: Turns, b: bool) -> u64 {
+    match kind {
+        Turns::One => p,
+        Turns::Two => (p & 0xFFFF) << 16 | (p >> 16 & 0xFFFF),
+        Turns::Four if b => p.rotate_right(16),
+        Turns::Four => p.rotate_left(16),
+    }
+}
+
+/// The lane each lane's states come from under the same rotation.
+#[inline(always)]
+fn unturn(p: u64, kind: Turns, b: bool) -> u64 {
+    turn(p, kind, !b)
+}
+
+/// Right (`dx` 1) or left (-1) shift of the states `p` on a row where `free` fits: the
+/// states whose neighbour fits move there, the others stay. Bits never cross lanes: a
+/// column's bit shifted out of its lane lands on a bit that `free` never has.
+#[inline(always)]
+fn shift(p: u64, free: u64, dx: i8) -> u64 {
+    match dx {
+        1 => (p << 1) & free | p & !(free >> 1),
+        -1 => (p >> 1) & free | p & !(free << 1),
+        _ => p,
+    }
+}
+
+/// Rotation of the states `p` by A (or B) on a row where `free` fits: where the turned
+/// piece fits it turns, elsewhere it stays.
+#[inline(always)]
+fn rotate(p: u64, free: u64, kind: Turns, b: bool) -> u64 {
+    turn(p, kind, b) & free | p & !unturn(free, kind, b)
+}
+
+/// One tap from the states `p`: the shift, then the rotation (`rot` 0, A or B).
+#[inline(always)]
+fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
+    let q = shift(p, free, dx);
+    if rot == 0 {
+        q
+    } else {
+        rotate(q, free, kind, rot == B)
+    }
+}
+
+/// What one search of the tapping kind keeps for finding its placements' inputs.
+#[derive(Clone, Debug)]
+pub(super) struct Taps {
+    /// Per frame boundary from the start: the states alive.
+    sets: Vec<u64>,
+    /// Per frame boundary: the row the alive states are on.
+    rows: Vec<u8>,
+    /// Per state bit: its latest arrival (see `arrivals`), or `NONE`.
+    latest: [u16; 64],
+    /// Every arrival of a state that was not alive at the boundary before (a state
+    /// stays alive from its arrival to its landing): the boundary, and the state's
+    /// arrival before this one. Walking back by waiting jumps to it.
+    arrivals: Vec<(u16, u16)>,
+    /// Where each orientation fits, per row.
+    fit: [u64; FIT_ROWS],
+    /// Orientation ids by lane.
+    ids: [u8; 4],
+    kind: Turns,
+    /// The taps offered: shift and rotation.
+    taps: [(i8, u8); 8],
+    n_taps: usize,
+    interval: usize,
+    /// The start's bit.
+    root: u64,
+    /// Per state bit: the rows it landed on (bit per row).
+    landed_rows: [u32; 64],
+    /// Per state bit and row it landed on: the landing's frame, the boundary it was
+    /// made from (bits 16..32) and whether by a tap (bit 32).
+    landings: Vec<u64>,
+}
+
+impl Default for Taps {
+    fn default() -> Self {
+        Taps {
+            sets: Vec::new(),
+            rows: Vec::new(),
+            latest: [NONE; 64],
+            arrivals: Vec::new(),
+            fit: [0; FIT_ROWS],
+            ids: [0; 4],
+            kind: Turns::One,
+            taps: [(0, 0); 8],
+            n_taps: 0,
+            interval: 2,
+            root: 0,
+            landed_rows: [0; 64],
+            landings: Vec::new(),
+        }
+    }
+}
+
+/// The bit of a state.
+#[inline(always)]
+fn bit(o: u8, x: u8) -> u64 {
+    1 << (16 * ORIENT_INDEX[o as usize] as u32 + u32::from(x))
+}
+
+impl MoveGen {
+    /// The tapping search from `root` (after the reaction frames, nothing held, not in
+    /// soft drop, `x < 10`, `y < 21`, the timer within the gravity value) on `board`.
+    pub(super) fn generate_taps(
+        &mut self,
+        board: &Board,
+        rules: &Rules,
+        interval: u8,
+        root: PieceState,
+    ) {
+        let t = &mut self.taps;
+        // The piece's orientations by lane, in the order A turns them.
+        let mut n = 0;
+        let mut o = root.o;
+        loop {
+            t.ids[ORIENT_INDEX[o as usize] as usize] = o;
+            n += 1;
+            o = ROTATE_A[o as usize];
+            if o == root.o {
+                break;
+            }
+        }
+        t.kind = match n {
+            1 => Turns::One,
+            2 => Turns::Two,
+            _ => Turns::Four,
+        };
+        // A direction and/or a rotation pressed on one frame. B only for pieces with
+        // four orientations (with two it turns the same way as A).
+        // Plain shifts first: walking back tries them in this order, and most taps are
+        // those.
+        t.n_taps = 0;
+        for rot in [0, A, B] {
+            for dx in [-1i8, 1, 0] {
+                if rot == A && n == 1 || rot == B && n < 4 || dx == 0 && rot == 0 {
+                    continue;
+                }
+                t.taps[t.n_taps] = (dx, rot);
+                t.n_taps += 1;
+            }
+        }
+        t.interval = interval as usize;
+        fit_rows(board, &t.ids, n, root.y as usize, &mut t.fit);
+
+        // The rows of the fall: the gravity timer and the first piece's countdown run
+        // as `frame` runs them with no Down held, and every state alive between two
+        // frames has dropped on the same frames.
+        t.rows.clear();
+        let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
+        let speed = rules.speed;
+        loop {
+            t.rows.push(y);
+            if y > 20 {
+                break;
+            }
+            ft = ft.wrapping_add(1);
+            if ary & 0x80 != 0 {
+                ary = ary.wrapping_add(1);
+                if (ft.wrapping_sub(speed) as i8) >= 0 {
+                    ft = speed;
+                }
+            } else if (ft.wrapping_sub(speed) as i8) >= 0 {
+                ft = 0;
+                y += 1;
+            }
+        }
+        // Room for the frames of a tap made from the last boundaries.
+        let last_row = *t.rows.last().unwrap();
+        for _ in 0..t.interval {
+            t.rows.push(last_row);
+        }
+        let frames = t.rows.len();
+        t.sets.clear();
+        t.sets.resize(frames, 0);
+        // Per boundary: the states reached by a frame of waiting without dropping.
+        self.waited_sets.clear();
+        self.waited_sets.resize(frames, 0);
+        let mut landed = [0u64; FIT_ROWS];
+        t.landed_rows = [0; 64];
+        t.landings.resize(64 * FIT_ROWS, 0);
+        let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
+        t.root = bit(root.o, root.x);
+        t.sets[0] = t.root;
+        t.latest = [NONE; 64];
+        t.arrivals.clear();
+        let (latest, arrivals) = (&mut t.latest, &mut t.arrivals);
+        let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
+        let (kind, iv) = (t.kind, t.interval);
+        // Lands the states `land` on `row` in frame `frame` (reached from boundary
+        // `from`, by a tap or not); only the first landing on a spot is kept.
+        let mut any_landed = 0u64;
+        let mut record = |land: u64, row: u8, frame: usize, from: usize, tapped: bool| {
+            let mut new = land & !landed[row as usize];
+            landed[row as usize] |= new;
+            any_landed |= new;
+            while new != 0 {
+                let b = new.trailing_zeros() as usize;
+                new &= new - 1;
+                landed_rows[b] |= 1 << row;
+                landings[b * FIT_ROWS + row as usize] =
+                    frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32;
+            }
+        };
+        let mut last = 0;
+        let mut f = 0;
+        let mut boundaries = 0;
+        while f <= last {
+            let alive = sets[f];
+            if alive == 0 {
+                f += 1;
+                continue;
+            }
+            boundaries += 1;
+            let mut new = alive & !if f == 0 { 0 } else { sets[f - 1] };
+            while new != 0 {
+                let b = new.trailing_zeros() as usize;
+                new &= new - 1;
+                arrivals.push((f as u16, latest[b]));
+                latest[b] = arrivals.len() as u16 - 1;
+            }
+            let y = rows[f];
+            // A frame of waiting.
+            if rows[f + 1] != y {
+                let below = fit[y as usize + 1];
+                record(alive & !below, y, f + 1, f, false);
+                if alive & below != 0 {
+                    sets[f + 1] |= alive & below;
+                    last = last.max(f + 1);
+                }
+            } else {
+                sets[f + 1] |= alive;
+                waited[f + 1] |= alive;
+                last = last.max(f + 1);
+            }
+            // Every tap at once, from the states not reached by waiting.
+            let p = alive & !waited[f];
+            if p != 0 {
+                let free = fit[y as usize];
+                let l = shift(p, free, -1);
+                let r = shift(p, free, 1);
+                let mut u = l | r;
+                if kind != Turns::One {
+                    let v = p | l | r;
+                    u |= rotate(v, free, kind, false);
+                    if kind == Turns::Four {
+                        u |= rotate(v, free, kind, true);
+                    }
+                }
+                // The tap's frame and the frames after it.
+                for j in 1..=iv {
+                    let (was, now) = (rows[f + j - 1], rows[f + j]);
+                    if now != was {
+                        let below = fit[was as usize + 1];
+                        record(u & !below, was, f + j, f, true);
+                        u &= below;
+                        if u == 0 {
+                            break;
+                        }
+                    }
+                }
+                if u != 0 {
+                    sets[f + iv] |= u;
+                    last = last.max(f + iv);
+                }
+            }
+            f += 1;
+        }
+        // The placements in the order of (orientation, column, row), which is that of
+        // the bits and then the rows.
+        let prefix = self.prefix.len() as u16;
+        while any_landed != 0 {
+            let b = any_landed.trailing_zeros() as usize;
+            any_landed &= any_landed - 1;
+            let mut rows = t.landed_rows[b];
+            while rows != 0 {
+                let row = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let l = t.landings[b * FIT_ROWS + row];
+                let (frame, from) = (l as u16, (l >> 16) as u16);
+                self.placements.push(Placement {
+                    o: t.ids[b / 16],
+                    x: (b % 16) as u8,
+                    y: row as u8,
+                    frames: prefix + frame,
+                    tops_out: t.fit[row] >> b & 1 == 0,
+                    node: u32::from(from) | if l >> 32 != 0 { TAPPED } else { 0 },
+                    act: Act::default(),
+                    used: (frame - from) as u8,
+                });
+            }
+        }
+        self.expanded = boundaries;
+        self.simulated = boundaries;
+    }
+}
+
+impl Taps {
+    /// [`MoveGen::inputs_into`] for a placement of the tapping search whose record is
+    /// `self`, after the reaction frames `prefix`: walks back from its landing to the
+    /// start (see the module's doc).
+    pub(super) fn inputs_into(&self, prefix_frames: &[u8], p: &Placement, out: &mut Vec<u8>) {
+        let t = self;
+        let prefix = prefix_frames.len();
+        let base = out.len();
+        out.resize(base + p.frames as usize, 0);
+        let buf = &mut out[base..];
+        buf[..prefix].copy_from_slice(prefix_frames);
+        let buf = &mut buf[prefix..];
+        // Frame k + 1 of the search is buf[k].
+        let mut f = (p.node & !TAPPED) as usize;
+        let mut b = bit(p.o, p.x);
+        if p.node & TAPPED != 0 {
+            let (from, buttons) = self.tap_source(b, f);
+            buf[f] = buttons;
+            b = from;
+        }
+        loop {
+            // Back by waiting to the state's arrival.
+            let mut k = t.latest[b.trailing_zeros() as usize];
+            while t.arrivals[k as usize].0 as usize > f {
+                k = t.arrivals[k as usize].1;
+            }
+            f = t.arrivals[k as usize].0 as usize;
+            if f == 0 {
+                break;
+            }
+            f -= t.interval;
+            let (from, buttons) = self.tap_source(b, f);
+            buf[f] = buttons;
+            b = from;
+        }
+        debug_assert_eq!(b, t.root);
+    }
+
+    /// A state of boundary `f` and a tap that puts the piece on the state `b` (one bit),
+    /// and the tap's buttons.
+    #[inline]
+    fn tap_source(&self, b: u64, f: usize) -> (u64, u8) {
+        let t = self;
+        let alive = t.sets[f];
+        let free = t.fit[t.rows[f] as usize];
+        for &(dx, rot) in &t.taps[..t.n_taps] {
+            // It came from its own lane or the one the rotation turns from, and from
+            // its own column or the one the shift moves from.
+            let q = if rot == 0 {
+                b
+            } else {
+                b | unturn(b, t.kind, rot == B)
+            };
+            let mut from = alive
+                & match dx {
+                    1 => q | q >> 1,
+                    -1 => q | q << 1,
+                    _ => q,
+                };
+            while from != 0 {
+                let c = from & from.wrapping_neg();
+                from &= from - 1;
+                if tap(c, free, t.kind, dx, rot) == b {
+                    let sh = match dx {
+                        1 => R,
+                        -1 => L,
+                        _ => 0,
+                    };
+                    return (c, sh | rot);
+                }
+            }
+        }
+        unreachable!("a state of the tapping search has no tap that reaches it")
+    }
+}
