@@ -126,7 +126,7 @@ pub fn add_points_once(score: &mut [u8; 3], lo: u8, hi: u8) -> bool {
 /// and points take the repetitions one by one.
 #[inline]
 pub fn add_points(score: &mut [u8; 3], lo: u8, hi: u8, times: u16) {
-    let table = crate::tables::POINTS.iter().any(|&p| p == (lo, hi));
+    let table = crate::tables::POINTS.contains(&(lo, hi));
     if !(table && score.iter().all(|&b| is_bcd(b))) {
         for _ in 0..times {
             add_points_once(score, lo, hi);
