@@ -119,6 +119,32 @@ pub fn add_points_once(score: &mut [u8; 3], lo: u8, hi: u8) -> bool {
     false
 }
 
+/// `times` repetitions of [`add_points_once`] with the points of a line clear
+/// ([`crate::tables::POINTS`]) in one step. On a decimal score each repetition adds the
+/// points in decimal and the cap holds the score at 999,999 once reached (the
+/// `points_are_decimal` property), so the repetitions are one sum and a cap; other scores
+/// and points take the repetitions one by one.
+#[inline]
+pub fn add_points(score: &mut [u8; 3], lo: u8, hi: u8, times: u16) {
+    let table = crate::tables::POINTS.contains(&(lo, hi));
+    if !(table && score.iter().all(|&b| is_bcd(b))) {
+        for _ in 0..times {
+            add_points_once(score, lo, hi);
+        }
+        return;
+    }
+    let per = bcd_value(hi) * 100 + bcd_value(lo);
+    if per == 0 {
+        return;
+    }
+    let total = (score_value(*score) + per * times as u32).min(999_999);
+    *score = [
+        to_bcd((total % 100) as u8),
+        to_bcd((total / 100 % 100) as u8),
+        to_bcd((total / 10_000) as u8),
+    ];
+}
+
 /// The score as a number (BCD bytes low first), reading invalid digits as their value.
 pub const fn score_value(score: [u8; 3]) -> u32 {
     bcd_value(score[2]) * 10_000 + bcd_value(score[1]) * 100 + bcd_value(score[0])
@@ -183,6 +209,35 @@ mod tests {
             let per = [0, 40, 100, 300, 1200][lines];
             prop_assert_eq!(score_value(s), (start + per * times).min(999_999));
             prop_assert!(s.iter().all(|b| is_bcd(*b)));
+        }
+
+        #[test]
+        fn points_at_once_are_the_repetitions(
+            score in proptest::array::uniform3(any::<u8>()),
+            lines in 0usize..5,
+            times in 1u16..=256,
+        ) {
+            let (lo, hi) = crate::tables::POINTS[lines];
+            let mut one_by_one = score;
+            for _ in 0..times { add_points_once(&mut one_by_one, lo, hi); }
+            let mut at_once = score;
+            add_points(&mut at_once, lo, hi, times);
+            prop_assert_eq!(at_once, one_by_one);
+        }
+
+        #[test]
+        fn points_at_once_on_decimal_scores(
+            start in 0u32..1_000_000,
+            lines in 0usize..5,
+            times in 1u16..=256,
+        ) {
+            let score = [to_bcd((start % 100) as u8), to_bcd((start / 100 % 100) as u8), to_bcd((start / 10_000) as u8)];
+            let (lo, hi) = crate::tables::POINTS[lines];
+            let mut one_by_one = score;
+            for _ in 0..times { add_points_once(&mut one_by_one, lo, hi); }
+            let mut at_once = score;
+            add_points(&mut at_once, lo, hi, times);
+            prop_assert_eq!(at_once, one_by_one);
         }
 
         #[test]

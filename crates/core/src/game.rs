@@ -265,7 +265,8 @@ impl Game {
         music: Option<&MusicData>,
     ) -> FrameEvents {
         let mut ev = FrameEvents::default();
-        if self.s.resume == Resume::Halted {
+        // By pattern: the derived `==` on `Resume` is an out-of-line call on every frame.
+        if matches!(self.s.resume, Resume::Halted) {
             // The CPU halted: nothing runs, not even the interrupt.
             ev.set(FrameEvents::CRASHED);
             return ev;
@@ -286,9 +287,10 @@ impl Game {
             // counted from here on could place a lag frame, so the cycles and the sound
             // engine (whose state only feeds them) are left alone.
             self.interrupt::<false>(buttons, demo, &mut ev);
-            self.main_loop::<false>(demo, None, &mut ev);
+            let ordinary = self.main_loop::<false>(demo, None, &mut ev);
             ev.cycles = crate::events::Cycles::default();
-            if self.s.resume == (Resume::GameInit { rows_left: 0 }) {
+            // An ordinary play frame never ends in game init: one test fewer on the hot path.
+            if !ordinary && matches!(self.s.resume, Resume::GameInit { rows_left: 0 }) {
                 self.start_counting();
             }
         }
@@ -634,19 +636,20 @@ impl Game {
         }
     }
 
-    /// Runs the main loop from where it waited until it waits again.
+    /// Runs the main loop from where it waited until it waits again; true when the frame was
+    /// an ordinary play frame ([`Game::normal_play_frame`] ran it to its wait).
     #[inline(always)]
     fn main_loop<const COUNT: bool>(
         &mut self,
         demo: &DemoData,
         music: Option<&MusicData>,
         ev: &mut FrameEvents,
-    ) {
+    ) -> bool {
         // Play frames resume at the main loop: one test on their path.
         if !matches!(self.s.resume, Resume::MainLoop) {
             if let Resume::Interrupted(cut) = self.s.resume {
                 self.finish_interrupted(cut, demo, music, ev);
-                return;
+                return false;
             }
             if !matches!(self.s.resume, Resume::GameInit { .. } | Resume::Paused) {
                 ev.cycles.known = false;
@@ -700,7 +703,7 @@ impl Game {
                     if COUNT {
                         self.update_audio(music, ev);
                     }
-                    return;
+                    return false;
                 }
                 ev.count::<COUNT>(cycles::PAUSE_RESUME);
                 self.s.vram_row = 0;
@@ -736,18 +739,19 @@ impl Game {
             Resume::TypeMenu => self.type_menu_frame(ev),
         };
         if let Next::Wait = next {
-            return;
+            return false;
         }
         self.s.resume = Resume::MainLoop;
         if self.s.game_mode == 4
             && self.s.game_mode_state == 2
             && self.normal_play_frame::<COUNT>(demo, music, ev)
         {
-            return;
+            return true;
         }
         while !self.run_handler(demo, music, ev) {
             self.check_demo_end();
         }
+        false
     }
 
     /// States 2 to 8 of an ordinary play frame in one pass (the hot path); the same steps

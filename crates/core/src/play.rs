@@ -32,6 +32,23 @@ const CELLS: [[(i8, i8); 4]; 32] = {
     t
 };
 
+/// Each cell's offset in the field from the piece's origin cell (`10 × row + column`, 8-bit
+/// as the cartridge adds it), so the collision test reads a cell with one add.
+const CELL_OFFSETS: [[u8; 4]; 32] = {
+    let mut t = [[0u8; 4]; 32];
+    let mut i = 0;
+    while i < 32 {
+        let mut k = 0;
+        while k < 4 {
+            let (dr, dc) = CELLS[i][k];
+            t[i][k] = (dr as u8).wrapping_mul(10).wrapping_add(dc as u8);
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// `jsr branchOnPlayStatePlayer1`, `lda playState` and the dispatch (the same for every
 /// `playState` 0..=11).
 const BRANCH_ON_PLAY_STATE: u32 = cy::branch_on_play_state(0);
@@ -75,7 +92,7 @@ impl Game {
             }
             2 => (false, self.lock(ev)),
             3 => (false, self.check_completed_rows(ev)),
-            5 => (false, self.update_lines_and_score(ev)),
+            5 => (false, self.update_lines_and_score::<COUNT>(ev)),
             6 => self.b_type_goal_check(ev),
             7 => {
                 self.s.play_state = 8;
@@ -137,14 +154,13 @@ impl Game {
     fn position_valid(&self, piece: u8, x: u8, y: u8) -> (bool, u32) {
         let p = piece as usize & 31;
         let base = y.wrapping_mul(10).wrapping_add(x);
-        for (k, &(dr, dc)) in CELLS[p].iter().enumerate() {
+        for (k, (&(dr, dc), &offset)) in CELLS[p].iter().zip(&CELL_OFFSETS[p]).enumerate() {
             // `clc / adc tetriminoY / adc #2`: the first add's carry goes into the second.
             let (row, carry) = (dr as u8).overflowing_add(y);
             if row.wrapping_add(2 + carry as u8) >= 22 {
                 return (false, cy::FIT_FAIL[p][k][cy::Misfit::Row as usize] as u32);
             }
-            let row_base = (dr as u8).wrapping_mul(10).wrapping_add(base);
-            if self.s.playfield.0[(dc as u8).wrapping_add(row_base) as usize] < TILE_EMPTY {
+            if self.s.playfield.0[base.wrapping_add(offset) as usize] < TILE_EMPTY {
                 return (false, cy::FIT_FAIL[p][k][cy::Misfit::Tile as usize] as u32);
             }
             if (dc as u8).wrapping_add(x) >= 10 {
@@ -327,7 +343,9 @@ impl Game {
     }
 
     /// `playState_lockTetrimino`: top-out test, then write the piece once the copy is done.
-    /// Returns its cycles.
+    /// Returns its cycles. Inlined (as the row check and the spawn are): in the update
+    /// without the CPU's time the cycles and their tables are then dropped.
+    #[inline(always)]
     fn lock(&mut self, ev: &mut FrameEvents) -> u32 {
         let (valid, fit) = self.position_valid(self.s.piece, self.s.x, self.s.y);
         if !valid {
@@ -371,6 +389,7 @@ impl Game {
     }
 
     /// `playState_checkForCompletedRows`: one candidate row per frame. Returns its cycles.
+    #[inline(always)]
     fn check_completed_rows(&mut self, ev: &mut FrameEvents) -> u32 {
         if !self.screen_copy_done() {
             return cy::ROWS_WAIT;
@@ -413,7 +432,7 @@ impl Game {
 
     /// `playState_updateLinesAndStatistics`: lines, level, soft-drop and line points.
     /// Returns its cycles.
-    fn update_lines_and_score(&mut self, ev: &mut FrameEvents) -> u32 {
+    fn update_lines_and_score<const COUNT: bool>(&mut self, ev: &mut FrameEvents) -> u32 {
         let mut cycles = self.update_music_speed(ev);
         let s = &mut self.s;
         let c = s.completed_lines;
@@ -453,9 +472,14 @@ impl Game {
         // `levelNumber + 1` repetitions, 8-bit: level 255 repeats 256 times.
         let times = s.level as u16 + 1;
         cycles += cy::POINTS_OUTSIDE;
-        for _ in 0..times {
-            cycles += cy::points_once(&s.score, lo, hi);
-            bcd::add_points_once(&mut s.score, lo, hi);
+        if COUNT {
+            for _ in 0..times {
+                cycles += cy::points_once(&s.score, lo, hi);
+                bcd::add_points_once(&mut s.score, lo, hi);
+            }
+        } else {
+            // Up to 256 repetitions at the high levels; without the cycles, one sum.
+            bcd::add_points(&mut s.score, lo, hi, times);
         }
         if s.score != score_before {
             ev.set(FrameEvents::SCORE_CHANGED);
@@ -488,6 +512,7 @@ impl Game {
 
     /// `playState_spawnNextTetrimino`: waits for the screen copy, then spawns. Returns its
     /// cycles.
+    #[inline(always)]
     fn spawn_next(&mut self, demo: &DemoData, ev: &mut FrameEvents) -> u32 {
         if !self.screen_copy_done() {
             return cy::SPAWN_WAIT;

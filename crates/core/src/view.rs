@@ -300,7 +300,7 @@ impl Snapshot {
     /// True while the game is paused.
     #[inline]
     pub fn paused(&self) -> bool {
-        self.resume == Resume::Paused
+        matches!(self.resume, Resume::Paused)
     }
 
     /// True when the piece can be steered in a normal play frame: the control state of a
