@@ -245,14 +245,20 @@ def main(argv=None):
         help="exploration, decays to 0 over half of --steps (or 1M placements)",
     )
     p.add_argument("--max-episode-steps", type=int, default=2000, help="placements per game")
-    p.add_argument("--eval-every", type=int, default=200_000, help="placements between evals")
+    p.add_argument(
+        "--first-eval",
+        type=int,
+        default=10_000,
+        help="placements before the first greedy "
+        "evaluation; the next ones come each time the placements double",
+    )
     p.add_argument("--eval-games", type=int, default=32)
     p.add_argument("--out", default="train-out")
     p.add_argument("--smoke", action="store_true", help="CI check: short, and asserts learning")
     args = p.parse_args(argv)
     if args.smoke:
         args.steps = args.steps or 30_000
-        args.eval_every = args.steps
+        args.first_eval = args.steps
         args.eval_games = 16
 
     torch.manual_seed(args.seed)
@@ -292,7 +298,7 @@ def main(argv=None):
     episodes = []  # (placements so far, seconds, lines of a finished training game)
     evals = []  # (placements so far, seconds, mean greedy lines, std)
     start = time.monotonic()
-    next_eval = args.eval_every
+    next_eval = args.first_eval
     limit_s = args.minutes * 60
     total = args.steps or math.inf
 
@@ -344,7 +350,7 @@ def main(argv=None):
                 return 1
 
         if steps >= next_eval:
-            next_eval += args.eval_every
+            next_eval *= 2
             got = play_greedy(agent, args.eval_games, args.level, eval_seed, cap, args.threads)
             evals.append((steps, time.monotonic() - start, float(got.mean()), float(got.std())))
             recent = [e[2] for e in episodes[-100:]]
@@ -433,12 +439,27 @@ def plot(args, episodes, evals, random_mean):
         capsize=2,
         label=f"greedy, {args.eval_games} games (± std)",
     )
+    for x, seconds, y in ev[:, :3]:
+        ax.annotate(
+            f"{seconds / 60:.1f} min",
+            (x, y),
+            xytext=(0, -14),
+            textcoords="offset points",
+            ha="center",
+            fontsize=7,
+            color="tab:red",
+        )
+    # 4 cells a placement, 10 a line: the cap on placements caps the lines.
+    most = args.max_episode_steps * 4 // COLS
+    ax.axhline(most, color="black", lw=0.8, ls=":", label=f"most possible in the cap ({most})")
     ax.axhline(random_mean, color="gray", ls="--", label=f"random policy ({random_mean:.2f})")
-    ax.set_xlabel("placements played (training)")
+    # Log placements: learning is fastest in the first minutes.
+    ax.set_xscale("log")
+    ax.set_xlabel("placements played in training (log scale)")
     ax.set_ylabel(f"lines per game (level {args.level}, ≤ {args.max_episode_steps} placements)")
     ax.set_title("Afterstate TD value learning on nestris' placement env")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "curve.png"))
 
