@@ -26,8 +26,9 @@ evaluation seeds) is written as PNG, CSV and JSON.
     python crates/py/examples/train_afterstate.py --minutes 30 --threads 2 --out runs/l18
     python crates/py/examples/train_afterstate.py --smoke     # the CI check, ~1 minute
 
-`--smoke` trains for a fixed number of placements and exits non-zero unless every loss
-was finite and the greedy policy's mean lines beat the random policy's by a margin.
+`--smoke` checks the numpy afterstates against the engine, trains for a fixed number of
+placements and exits non-zero unless every loss was finite and the greedy policy's
+mean lines beat the random policy's by a margin.
 """
 
 from __future__ import annotations
