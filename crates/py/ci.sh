@@ -11,8 +11,9 @@
 #   NESTRIS_PY_RAY    0 to not install Ray (its test is then skipped, saying why);
 #                     otherwise Ray must install, and a skipped test fails the run
 #
-# About 3-5 minutes on 2 cores from nothing (Rust release build ~1.5 min, pip installs
-# ~1-2 min with Ray, tests ~30 s).
+# About 5-7 minutes on 2 cores from nothing (Rust release build ~1.5 min, pip installs
+# ~1-2 min with Ray, tests ~30 s, then PyTorch ~1 min to install and the training
+# smoke ~1 min).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -64,5 +65,12 @@ if [ "${NESTRIS_PY_RAY:-1}" != "0" ] && grep -qE "^SKIPPED|[0-9]+ skipped" "$rep
     echo "some tests did not run (listed above): every test must run here"
     exit 1
 fi
+
+step "training smoke: crates/py/examples/train_afterstate.py --smoke"
+# PyTorch from PyPI (no CPU-only index here; the CUDA libraries come along, unused).
+"$py" -m pip install --quiet torch
+# Fixed seeds and placements: fails unless the numpy afterstates equal the engine's,
+# every loss is finite and the trained greedy policy beats the random one by 5 lines.
+"$py" "$here/examples/train_afterstate.py" --smoke --threads 2 --out "$venv/train-smoke"
 
 step "done"
