@@ -47,35 +47,11 @@ from torch import nn
 
 import nestris
 
-# Cell offsets (row, column) from the pivot for each orientation id: the engine's
-# ORIENTATION_CELLS (crates/core/src/tables.rs); rows grow downwards, like the board.
-ORIENTATION_CELLS = np.array(
-    [
-        [(0, -1), (0, 0), (0, 1), (-1, 0)],
-        [(-1, 0), (0, 0), (0, 1), (1, 0)],
-        [(0, -1), (0, 0), (0, 1), (1, 0)],
-        [(-1, 0), (0, -1), (0, 0), (1, 0)],
-        [(-1, 0), (0, 0), (1, -1), (1, 0)],
-        [(-1, -1), (0, -1), (0, 0), (0, 1)],
-        [(-1, 0), (-1, 1), (0, 0), (1, 0)],
-        [(0, -1), (0, 0), (0, 1), (1, 1)],
-        [(0, -1), (0, 0), (1, 0), (1, 1)],
-        [(-1, 1), (0, 0), (0, 1), (1, 0)],
-        [(0, -1), (0, 0), (1, -1), (1, 0)],
-        [(0, 0), (0, 1), (1, -1), (1, 0)],
-        [(-1, 0), (0, 0), (0, 1), (1, 1)],
-        [(-1, 0), (0, 0), (1, 0), (1, 1)],
-        [(0, -1), (0, 0), (0, 1), (1, -1)],
-        [(-1, -1), (-1, 0), (0, 0), (1, 0)],
-        [(-1, 1), (0, -1), (0, 0), (0, 1)],
-        [(-2, 0), (-1, 0), (0, 0), (1, 0)],
-        [(0, -2), (0, -1), (0, 0), (0, 1)],
-        [(0, 0), (0, 0), (0, 0), (0, 0)],  # 19: no piece
-    ],
-    dtype=np.int64,
-)
-# Piece type (T J Z O S L I) of each orientation id.
-ORIENTATION_TYPE = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 5, 5, 5, 6, 6, 0])
+# Cell offsets (row, column) from the pivot for each orientation id, and each
+# orientation's piece type (T J Z O S L I), as the engine has them; rows grow downwards,
+# like the board.
+ORIENTATION_CELLS = np.array(nestris.ORIENTATION_CELLS, dtype=np.int64)
+ORIENTATION_TYPE = np.array(nestris.ORIENTATION_TYPE, dtype=np.int64)
 ROWS, COLS = 20, 10
 NUM_FEATURES = 10 + 7
 SMOKE_MARGIN = 5.0  # lines per game the smoke's greedy policy must beat random by

@@ -112,6 +112,22 @@ fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FEATURE_NAMES", obs::FEATURE_NAMES.to_vec())?;
     m.add("FEATURE_SIZES", obs::FEATURE_SIZES.to_vec())?;
     m.add("MAX_PLACEMENTS", placement::MAX_PLACEMENTS)?;
+    // The piece shapes, for code that builds boards itself (the training example's
+    // afterstates): (row, column) offsets from the pivot per orientation id, and each
+    // orientation's piece type (T J Z O S L I).
+    let cells: Vec<Vec<(i8, i8)>> = nestris_core::tables::ORIENTATION_CELLS
+        .iter()
+        .map(|c| c.to_vec())
+        .collect();
+    m.add("ORIENTATION_CELLS", cells)?;
+    m.add(
+        "ORIENTATION_TYPE",
+        // As ints: a `Vec<u8>` would become `bytes`.
+        nestris_core::tables::ORIENTATION_TYPE
+            .iter()
+            .map(|&t| u32::from(t))
+            .collect::<Vec<u32>>(),
+    )?;
     m.add(
         "TAP_RATES",
         placement::TAP_RATES

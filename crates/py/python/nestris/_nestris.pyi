@@ -21,6 +21,8 @@ __all__ = [
     "Ai",
     "play_placements",
     "MAX_PLACEMENTS",
+    "ORIENTATION_CELLS",
+    "ORIENTATION_TYPE",
     "TAP_RATES",
     "next_seed",
     "seed_setup",
@@ -304,6 +306,8 @@ class VecEnv:
     def __len__(self) -> int: ...
 
 MAX_PLACEMENTS: Final[int]
+ORIENTATION_CELLS: Final[list[list[tuple[int, int]]]]
+ORIENTATION_TYPE: Final[list[int]]
 TAP_RATES: Final[list[int]]
 
 def play_placements(
