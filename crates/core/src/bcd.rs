@@ -190,6 +190,19 @@ mod tests {
         assert_eq!(l, [0x00, 0x01]);
     }
 
+    /// `score` after a clear of `lines` rows' points added `times` times by `add_points`,
+    /// and by as many `add_points_once`.
+    fn at_once_and_one_by_one(score: [u8; 3], lines: usize, times: u16) -> ([u8; 3], [u8; 3]) {
+        let (lo, hi) = crate::tables::POINTS[lines];
+        let mut one_by_one = score;
+        for _ in 0..times {
+            add_points_once(&mut one_by_one, lo, hi);
+        }
+        let mut at_once = score;
+        add_points(&mut at_once, lo, hi, times);
+        (at_once, one_by_one)
+    }
+
     proptest! {
         #[test]
         fn small_hold_down_points_are_exact(s0 in 0u8..=99, h in 2u8..=10) {
@@ -217,11 +230,7 @@ mod tests {
             lines in 0usize..5,
             times in 1u16..=256,
         ) {
-            let (lo, hi) = crate::tables::POINTS[lines];
-            let mut one_by_one = score;
-            for _ in 0..times { add_points_once(&mut one_by_one, lo, hi); }
-            let mut at_once = score;
-            add_points(&mut at_once, lo, hi, times);
+            let (at_once, one_by_one) = at_once_and_one_by_one(score, lines, times);
             prop_assert_eq!(at_once, one_by_one);
         }
 
@@ -232,11 +241,7 @@ mod tests {
             times in 1u16..=256,
         ) {
             let score = [to_bcd((start % 100) as u8), to_bcd((start / 100 % 100) as u8), to_bcd((start / 10_000) as u8)];
-            let (lo, hi) = crate::tables::POINTS[lines];
-            let mut one_by_one = score;
-            for _ in 0..times { add_points_once(&mut one_by_one, lo, hi); }
-            let mut at_once = score;
-            add_points(&mut at_once, lo, hi, times);
+            let (at_once, one_by_one) = at_once_and_one_by_one(score, lines, times);
             prop_assert_eq!(at_once, one_by_one);
         }
 

@@ -56,22 +56,3 @@ fn a_stall_shows_confetti_that_changes_every_frame() {
     // Nothing else moves during a stall: the pictures differ by the confetti.
     assert!(pictures.windows(2).all(|w| w[0] != w[1]));
 }
-
-#[test]
-#[ignore = "writes pictures to /tmp for a look"]
-fn look() {
-    let mut g = Game::capped_score_frame(162, CrashMode::Show);
-    for _ in 0..3 {
-        g.step(Buttons::NONE);
-    }
-    let mut f = Frame::new();
-    nestris_render::draw(&g, &mut f);
-    std::fs::write("/tmp/confetti.png", nestris_render::encode_png(&f)).unwrap();
-    let mut s = Game::capped_score_frame(166, CrashMode::Show).snapshot();
-    s.lines = [0x09, 0x00];
-    let mut g = Game::from_snapshot(s).unwrap();
-    g.step(Buttons::NONE);
-    g.step(Buttons::NONE);
-    nestris_render::draw(&g, &mut f);
-    std::fs::write("/tmp/stale.png", nestris_render::encode_png(&f)).unwrap();
-}
