@@ -1,10 +1,12 @@
 //! `nestris versus`: two players on the same pieces, in a window or (for bots and tests)
 //! headless over the network.
 //!
-//! Player 2 is a second player at this keyboard or gamepad (the default), the AI
+//! Player 2 is a second player at this keyboard or gamepad (`--local`), the AI
 //! (`--ai`, with its tap rate and reaction), a ghost (`--ghost FILE`: a player of a saved
 //! match), or someone over the network (`--host PORT` / `--join HOST:PORT`; the host's
-//! level, seed and best-of are the match's). `--headless` plays a network match with the
+//! level, seed and best-of are the match's). With none of these the window opens on the
+//! setup screen, where the opponent, the AI's tap rate and reaction, the ghost, the
+//! level, the seed and best-of are chosen (the flags give its first values). `--headless` plays a network match with the
 //! AI at the local controls and prints both games as this side saw them.
 
 use std::path::PathBuf;
@@ -14,7 +16,6 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use nestris_ai::{Ai, InputModel, Weights};
 use nestris_core::{Buttons, Game, PlayState, Region};
-use nestris_versus::file::VersusReplay;
 use nestris_versus::MatchSetup;
 
 #[derive(Debug, Parser)]
@@ -31,6 +32,10 @@ pub struct Args {
     /// PAL (50 Hz) instead of NTSC.
     #[arg(long)]
     pal: bool,
+    /// Player 2 is a second player at this keyboard or on a second gamepad (no setup
+    /// screen).
+    #[arg(long, conflicts_with_all = ["ai", "ghost", "host", "join"])]
+    local: bool,
     /// Player 2 is the AI.
     #[arg(long, conflicts_with_all = ["ghost", "host", "join"])]
     ai: bool,
@@ -183,29 +188,34 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let link = nestris_versus::net::host(port, &setup)
             .with_context(|| format!("hosting on port {port}"))?;
         names = ["YOU".into(), "GUEST".into()];
-        nestris_window::Opponent::Net(Box::new(link))
+        Some(nestris_window::Opponent::Net(Box::new(link)))
     } else if let Some(addr) = &args.join {
         let (link, theirs) =
             nestris_versus::net::join(addr).with_context(|| format!("joining {addr}"))?;
         setup = theirs;
         me = 1;
         names = ["HOST".into(), "YOU".into()];
-        nestris_window::Opponent::Net(Box::new(link))
+        Some(nestris_window::Opponent::Net(Box::new(link)))
     } else if let Some(path) = &args.ghost {
-        let r = VersusReplay::load(path).with_context(|| format!("{}", path.display()))?;
-        setup = r.setup;
-        let p = usize::from(args.ghost_player - 1);
+        let (theirs, ghost) =
+            nestris_window::versus::ghost_from_file(path, usize::from(args.ghost_player - 1))
+                .map_err(anyhow::Error::msg)?;
+        setup = theirs;
         names[1] = "GHOST".into();
-        let [a, b] = r.inputs;
-        nestris_window::Opponent::Ghost(if p == 0 { a } else { b })
+        Some(ghost)
     } else if args.ai {
         names[1] = format!("AI {}HZ", args.ai_hz);
-        nestris_window::Opponent::Ai(Box::new(ai_player(model, args.ai_reaction)))
+        Some(nestris_window::Opponent::Ai(Box::new(ai_player(
+            model,
+            args.ai_reaction,
+        ))))
+    } else if args.local {
+        Some(nestris_window::Opponent::Local)
     } else {
-        nestris_window::Opponent::Local
+        None
     };
     if args.headless {
-        let nestris_window::Opponent::Net(mut link) = opponent else {
+        let Some(nestris_window::Opponent::Net(mut link)) = opponent else {
             unreachable!("checked above")
         };
         let frames = args.frames.unwrap_or(1);
@@ -237,16 +247,23 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         println!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
-    let config_path = nestris_host::Dirs::user().config_path;
+    let dirs = nestris_host::Dirs::user();
+    let ai = nestris_window::AiMaker(Box::new(|hz, reaction| {
+        // The setup screen offers only the rates the AI has a model for.
+        let model = crate::play::tap_model(hz).unwrap_or(nestris_ai::InputModel::tapping(4));
+        Box::new(ai_player(model, reaction))
+    }));
     nestris_window::run_versus(nestris_window::VersusOptions {
         setup,
         opponent,
+        ai: Some(ai),
+        ghost_dir: dirs.replay_dir,
         me,
         names,
         scale: args.scale.unwrap_or(2),
         mute: args.mute,
         colours: args.colours,
-        config_path,
+        config_path: dirs.config_path,
         save_to: output,
     })?;
     Ok(ExitCode::SUCCESS)

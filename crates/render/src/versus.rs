@@ -3,7 +3,8 @@
 //! pointing at the leader, tetris rates, the game and the seed).
 //!
 //! Like the rest of this crate it keeps nothing between frames: the two games and the
-//! match's counts ([`Scoreboard`]) say everything it shows.
+//! match's counts ([`Scoreboard`]) say everything it shows. The setup screen before a
+//! match ([`draw_setup`]) is drawn the same way, from the rows a front end's menu says.
 
 use nestris_core::bcd::score_value;
 use nestris_core::Game;
@@ -164,5 +165,114 @@ fn draw_board(games: [&Game; 2], b: &Scoreboard<'_>, f: &mut Frame) {
             palette::rgb(palette::BLACK),
         );
         centre(f, 224, &m, palette::rgb(palette::CURSOR[1]));
+    }
+}
+
+/// One line of the versus setup screen: what is chosen and its value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SetupRow<'a> {
+    /// The setting's name ("OPPONENT", "LEVEL").
+    pub label: &'a str,
+    /// Its value as shown; empty for a line that is an action ("START").
+    pub value: &'a str,
+    /// False for a setting that does not apply to the chosen opponent (drawn dim).
+    pub active: bool,
+}
+
+/// What the versus setup screen shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SetupScreen<'a> {
+    /// The settings, top to bottom.
+    pub rows: &'a [SetupRow<'a>],
+    /// The chosen row.
+    pub cursor: usize,
+    /// Lines under the settings (the keys, a warning).
+    pub notes: &'a [&'a str],
+    /// A dialog over the screen (the seed entry's lines), if one is open.
+    pub dialog: Option<&'a [String]>,
+}
+
+/// Rows the setup screen has room for.
+pub const SETUP_ROWS: usize = 10;
+
+/// Draws the versus setup screen into `out` ([`VERSUS_WIDTH`] x [`HEIGHT`] pixels, every
+/// one written): the backdrop, a title, the settings in a framed box with the chosen one
+/// highlighted, the notes under it and any dialog over it. Rows past [`SETUP_ROWS`] and
+/// values past 24 characters are cut.
+pub fn draw_setup(s: &SetupScreen<'_>, out: &mut Frame) {
+    assert_eq!(
+        (out.width(), out.height()),
+        (VERSUS_WIDTH, HEIGHT),
+        "a versus picture's size"
+    );
+    let c = palette::resolve(palette::BACKDROP);
+    for row in 0..HEIGHT as i32 / CELL {
+        for col in 0..VERSUS_WIDTH as i32 / CELL {
+            crate::tiles::BACKDROP.draw_opaque(out, col * CELL, row * CELL, &c);
+        }
+    }
+    let white = palette::rgb(palette::WHITE);
+    let label = palette::rgb(palette::LABEL[1]);
+    let dim = palette::rgb(0x00);
+    let cols = VERSUS_WIDTH as i32 / CELL;
+    // Title: centred, as the level menu's game type.
+    layout::framed_box(out, cols / 2 - 8, 1, 16, 3);
+    layout::text_centred(out, 0, VERSUS_WIDTH as i32, 16, "VERSUS SETUP", label);
+
+    // The settings: labels on the left half of the box, values on the right.
+    let (box_col, box_w) = (cols / 2 - 24, 48);
+    let rows = s.rows.len().min(SETUP_ROWS) as i32;
+    layout::framed_box(out, box_col, 5, box_w, 2 * rows + 3);
+    let x_label = (box_col + 2) * CELL;
+    let x_value = (box_col + 22) * CELL;
+    for (i, r) in s.rows.iter().take(SETUP_ROWS).enumerate() {
+        let y = (7 + 2 * i as i32) * CELL;
+        let chosen = i == s.cursor;
+        if chosen {
+            out.fill_rect(
+                (box_col + 1) * CELL,
+                y - 3,
+                (box_w - 2) * CELL,
+                13,
+                palette::rgb(palette::CURSOR[3]),
+            );
+        }
+        let ink = match (r.active, chosen) {
+            (false, _) => dim,
+            (true, true) => white,
+            (true, false) => label,
+        };
+        let name: String = r.label.chars().take(16).collect();
+        font::draw_text(out, x_label, y, &name, ink);
+        let value: String = r.value.chars().take(24).collect();
+        let value = if chosen && r.active && !value.is_empty() {
+            format!("<{value}>")
+        } else {
+            format!(" {value}")
+        };
+        font::draw_text(
+            out,
+            x_value - CELL,
+            y,
+            &value,
+            if r.active { white } else { dim },
+        );
+    }
+    let mut y = (5 + 2 * rows + 3 + 1) * CELL;
+    for note in s.notes.iter().take(3) {
+        let note: String = note.chars().take(cols as usize - 2).collect();
+        layout::label_plate(out, 0, VERSUS_WIDTH as i32, y, &note, white);
+        y += 12;
+    }
+    if let Some(lines) = s.dialog {
+        let longest = lines.iter().map(|l| l.len().min(28)).max().unwrap_or(0) as i32;
+        let (w, h) = (longest + 4, lines.len() as i32 + 4);
+        let (col, row) = ((cols - w) / 2, (HEIGHT as i32 / CELL - h) / 2);
+        layout::framed_box(out, col, row, w, h);
+        for (i, line) in lines.iter().enumerate() {
+            let line: String = line.chars().take(28).collect();
+            let y = (row + 2 + i as i32) * CELL;
+            layout::text_centred(out, col * CELL, w * CELL, y, &line, white);
+        }
     }
 }

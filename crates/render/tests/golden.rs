@@ -616,3 +616,46 @@ fn a_type_ending_rocket() {
         );
     }
 }
+
+/// The versus setup screen, the AI chosen, the cursor on its tap rate.
+#[test]
+fn versus_setup() {
+    use nestris_render::versus::{draw_setup, SetupRow, SetupScreen, VERSUS_WIDTH};
+    let row = |label, value, active| SetupRow {
+        label,
+        value,
+        active,
+    };
+    let rows = [
+        row("OPPONENT", "AI", true),
+        row("AI TAP RATE", "15 HZ", true),
+        row("AI REACTION", "18 FRAMES", true),
+        row("GHOST FILE", "2026-12-03-175600", false),
+        row("LEVEL", "18", true),
+        row("SEED", "00BEEF", true),
+        row("BEST OF", "3", true),
+        row("START", "", true),
+    ];
+    let mut f = Frame::with_size(VERSUS_WIDTH, HEIGHT);
+    let screen = SetupScreen {
+        rows: &rows,
+        cursor: 1,
+        notes: &[
+            "UP DOWN: CHOOSE  LEFT RIGHT: CHANGE",
+            "START: PLAY  B: LEAVE",
+        ],
+        dialog: None,
+    };
+    draw_setup(&screen, &mut f);
+    check("versus_setup", &f);
+    let dialog = ["SEED".to_string(), "00BEEF".into(), "  ^   ".into()];
+    draw_setup(
+        &SetupScreen {
+            dialog: Some(&dialog),
+            cursor: 5,
+            ..screen
+        },
+        &mut f,
+    );
+    check("versus_setup_seed_entry", &f);
+}

@@ -51,11 +51,12 @@ mod sfx;
 mod status;
 pub mod tunes;
 pub mod versus;
+pub mod versus_setup;
 pub mod viewer;
 
 pub use app::run;
 pub use error::WindowError;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
-pub use versus::{run_versus, Opponent, VersusOptions};
+pub use versus::{run_versus, AiMaker, Opponent, VersusOptions};
 pub use viewer::{play_replay, ReplayViewerOptions};

@@ -9,7 +9,7 @@
 //! keys, the pads, the sound and the pacing. On exit the match is saved as a versus file
 //! (`.nestrisvs`) holding both players.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use nestris_core::{Buttons, FrameEvents};
@@ -21,7 +21,7 @@ use nestris_versus::{Input, Match, MatchSetup};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::PhysicalKey;
+use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
 use crate::audio::Audio;
@@ -33,6 +33,7 @@ use crate::input::{Command, KeyMap, Keyboard};
 use crate::options::Autopilot;
 use crate::screen::{without_source_location, Screen};
 use crate::sfx::{cues, Sfx};
+use crate::versus_setup::{ghost_files, Chosen, OpponentKind, SetupChoice, VersusSetup};
 use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
 /// Who plays the other side.
@@ -58,13 +59,29 @@ impl std::fmt::Debug for Opponent {
     }
 }
 
+/// Makes the AI player for a tap rate (Hz) and a reaction (frames), as the setup screen
+/// chose them (the AI's versus player is the caller's).
+pub struct AiMaker(pub Box<dyn Fn(u8, u8) -> Autopilot>);
+
+impl std::fmt::Debug for AiMaker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AiMaker")
+    }
+}
+
 /// How a versus match starts.
 #[derive(Debug)]
 pub struct VersusOptions {
-    /// Every game's setup (level, seed, best of).
+    /// Every game's setup (level, seed, best of); with no opponent, the setup screen's
+    /// first values.
     pub setup: MatchSetup,
-    /// Who plays the other side.
-    pub opponent: Opponent,
+    /// Who plays the other side; `None` opens the setup screen to choose
+    /// ([`crate::versus_setup`]).
+    pub opponent: Option<Opponent>,
+    /// The AI, for the setup screen's AI opponent.
+    pub ai: Option<AiMaker>,
+    /// The folder whose matches and replays the setup screen offers as ghosts.
+    pub ghost_dir: PathBuf,
     /// Which side is played here (0: player 1, on the left; a joiner is player 2).
     pub me: usize,
     /// The names on the scoreboard.
@@ -268,22 +285,26 @@ impl VersusSession {
     }
 }
 
-/// Plays a versus match in a window until the players quit; saves it on exit.
+/// Plays a versus match in a window until the players quit; saves it on exit. Without an
+/// opponent it opens on the setup screen, and leaving that screen (B) plays nothing.
 pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
     let config = Config::load_or_create(&options.config_path)?;
     let event_loop =
         EventLoop::new().map_err(|e| WindowError::NoDisplay(without_source_location(&e)))?;
-    let mut session =
-        VersusSession::new(options.setup, options.opponent, options.me, options.names);
-    session.set_colours(options.colours);
     let halves = [
         KeyMap::new(&config.versus[0].bindings()),
         KeyMap::new(&config.versus[1].bindings()),
     ];
     let mut app = VersusApp {
-        local_two: matches!(session.opponent, Opponent::Local),
-        session,
+        session: None,
+        setup: None,
+        ai: options.ai,
+        names: options.names,
+        me: options.me,
+        colours: options.colours,
+        local_two: false,
         canvas: Canvas::new(VERSUS_WIDTH, HEIGHT),
+        menu_frame: Frame::with_size(VERSUS_WIDTH, HEIGHT),
         commands: Keyboard::new(KeyMap::new(&config.keys)),
         halves: halves.map(Keyboard::new),
         pads: Gamepads::new(&config.gamepad),
@@ -295,6 +316,16 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
         error: None,
         done: false,
     };
+    match options.opponent {
+        Some(o) => app.begin(options.setup, o),
+        None => {
+            app.setup = Some(VersusSetup::new(
+                options.setup,
+                ghost_files(&options.ghost_dir),
+                Buttons::NONE,
+            ));
+        }
+    }
     let result = event_loop.run_app(&mut app);
     app.finish();
     if let Some(e) = app.error {
@@ -303,10 +334,26 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
     result.map_err(|e| WindowError::EventLoop(e.to_string()))
 }
 
+/// A ghost from a file: the match it starts (the file's own) and the opponent replaying
+/// `player` (0 or 1) of it.
+pub fn ghost_from_file(path: &Path, player: usize) -> Result<(MatchSetup, Opponent), String> {
+    let r = VersusReplay::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let [a, b] = r.inputs;
+    Ok((r.setup, Opponent::Ghost(if player == 0 { a } else { b })))
+}
+
 struct VersusApp {
-    session: VersusSession,
+    /// The match, once it is set up.
+    session: Option<VersusSession>,
+    /// The setup screen, while it shows.
+    setup: Option<VersusSetup>,
+    ai: Option<AiMaker>,
+    names: [String; 2],
+    me: usize,
+    colours: LevelColours,
     local_two: bool,
     canvas: Canvas,
+    menu_frame: Frame,
     /// The whole keyboard: quit, mute, fullscreen, and one local player's buttons.
     commands: Keyboard,
     /// The keyboard's two halves, when both players are here.
@@ -322,13 +369,65 @@ struct VersusApp {
 }
 
 impl VersusApp {
+    /// Starts the match.
+    fn begin(&mut self, setup: MatchSetup, opponent: Opponent) {
+        self.local_two = matches!(opponent, Opponent::Local);
+        let mut session = VersusSession::new(setup, opponent, self.me, self.names.clone());
+        session.set_colours(self.colours);
+        self.session = Some(session);
+        self.setup = None;
+    }
+
+    /// The setup screen's choice made an opponent: starts the match, or says on the
+    /// screen why not.
+    fn play_chosen(&mut self, c: Chosen) {
+        let (setup, opponent) = match c.opponent {
+            OpponentKind::Local => (c.setup, Opponent::Local),
+            OpponentKind::Ai => {
+                let Some(make) = &self.ai else {
+                    self.note("NO AI IN THIS BUILD");
+                    return;
+                };
+                self.names[1] = format!("AI {}HZ", c.ai_hz);
+                (c.setup, Opponent::Ai((make.0)(c.ai_hz, c.ai_reaction)))
+            }
+            OpponentKind::Ghost => {
+                let Some(path) = &c.ghost else {
+                    self.note("NO GHOST FILE");
+                    return;
+                };
+                match ghost_from_file(path, 0) {
+                    Ok((setup, o)) => {
+                        self.names[1] = "GHOST".into();
+                        (setup, o)
+                    }
+                    Err(e) => {
+                        eprintln!("nestris: {e}");
+                        self.note("CANNOT READ THAT GHOST");
+                        return;
+                    }
+                }
+            }
+        };
+        self.begin(setup, opponent);
+    }
+
+    fn note(&mut self, text: &str) {
+        if let Some(s) = &mut self.setup {
+            s.set_note(Some(text.into()));
+        }
+    }
+
     fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
-        self.session.leave();
-        let replay = self.session.replay();
+        let Some(session) = &mut self.session else {
+            return;
+        };
+        session.leave();
+        let replay = session.replay();
         if replay.inputs.iter().all(Vec::is_empty) {
             return;
         }
@@ -345,16 +444,44 @@ impl VersusApp {
         }
     }
 
-    fn run_due_frames(&mut self) -> bool {
+    /// Runs the frames due; false when none was, or when the setup screen was left.
+    fn run_due_frames(&mut self, event_loop: &ActiveEventLoop) -> bool {
         if self.screen.is_none() {
             return false;
         }
-        let region = self.session.state().setup.region;
-        let pacer = self
-            .pacer
+        let region = match (&self.session, &self.setup) {
+            (Some(s), _) => s.state().setup.region,
+            (None, Some(m)) => m.chosen().setup.region,
+            (None, None) => return false,
+        };
+        self.pacer
             .get_or_insert_with(|| FramePacer::new(Instant::now(), region.frame_rate()));
         let mut ran = 0;
-        while ran < MAX_CATCH_UP && pacer.is_due(Instant::now()) {
+        while ran < MAX_CATCH_UP
+            && self
+                .pacer
+                .as_ref()
+                .is_some_and(|p| p.is_due(Instant::now()))
+        {
+            if let Some(p) = &mut self.pacer {
+                p.advance(Instant::now());
+            }
+            ran += 1;
+            if let Some(menu) = &mut self.setup {
+                let b = self.commands.sample() | self.pads.sample();
+                match menu.buttons(b) {
+                    SetupChoice::Choosing => {}
+                    SetupChoice::Leave => {
+                        event_loop.exit();
+                        return false;
+                    }
+                    SetupChoice::Play(c) => self.play_chosen(c),
+                }
+                continue;
+            }
+            let Some(session) = &mut self.session else {
+                break;
+            };
             let held = if self.local_two {
                 let pads = self.pads.sample_two();
                 [
@@ -364,11 +491,9 @@ impl VersusApp {
             } else {
                 [self.commands.sample() | self.pads.sample(), Buttons::NONE]
             };
-            for sfx in self.session.frame(held) {
+            for sfx in session.frame(held) {
                 self.audio.play(sfx);
             }
-            pacer.advance(Instant::now());
-            ran += 1;
         }
         ran > 0
     }
@@ -377,7 +502,12 @@ impl VersusApp {
         let Some(screen) = &mut self.screen else {
             return Ok(());
         };
-        self.session.draw(&mut self.canvas);
+        if let Some(session) = &mut self.session {
+            session.draw(&mut self.canvas);
+        } else if let Some(menu) = &self.setup {
+            menu.draw(&mut self.menu_frame);
+            self.canvas.blit_frame(&self.menu_frame);
+        }
         screen.present(&self.canvas)
     }
 }
@@ -435,6 +565,13 @@ impl ApplicationHandler for VersusApp {
                 for h in &mut self.halves {
                     h.on_key(code, pressed, event.repeat);
                 }
+                if let (Some(menu), true) = (&mut self.setup, pressed) {
+                    if let Some(d) = hex_digit(code) {
+                        if menu.entering_seed() {
+                            menu.type_digit(d);
+                        }
+                    }
+                }
                 match self.commands.on_key(code, pressed, event.repeat) {
                     Some(Command::Quit) => {
                         self.finish();
@@ -457,7 +594,7 @@ impl ApplicationHandler for VersusApp {
         if self.done {
             return;
         }
-        if self.run_due_frames() {
+        if self.run_due_frames(event_loop) {
             if let Err(e) = self.present() {
                 self.error = Some(e);
                 self.finish();
@@ -473,6 +610,30 @@ impl ApplicationHandler for VersusApp {
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.finish();
     }
+}
+
+/// The hex digit a key types, for the seed entry.
+fn hex_digit(code: KeyCode) -> Option<u8> {
+    use KeyCode as K;
+    const DIGITS: [KeyCode; 16] = [
+        K::Digit0,
+        K::Digit1,
+        K::Digit2,
+        K::Digit3,
+        K::Digit4,
+        K::Digit5,
+        K::Digit6,
+        K::Digit7,
+        K::Digit8,
+        K::Digit9,
+        K::KeyA,
+        K::KeyB,
+        K::KeyC,
+        K::KeyD,
+        K::KeyE,
+        K::KeyF,
+    ];
+    DIGITS.iter().position(|&k| k == code).map(|i| i as u8)
 }
 
 #[cfg(test)]
