@@ -46,7 +46,8 @@ pub struct Args {
     /// this many frames (0: at once).
     #[arg(long, value_name = "FRAMES", default_value_t = 18)]
     ai_reaction: u8,
-    /// Race a saved match's player (a `.nestrisvs` file) as a ghost.
+    /// Race a ghost: a saved match's player (a `.nestrisvs` file) or a single-player
+    /// replay's game (`.nestris`, from where its game starts, on its seed and rules).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["host", "join"])]
     ghost: Option<PathBuf>,
     /// Which player of the ghost's match to race (1 or 2).
@@ -179,6 +180,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
     };
     let mut me = 0;
+    let mut start = None;
     let mut names = ["PLAYER 1".to_string(), "PLAYER 2".to_string()];
     let opponent = if let Some(port) = args.host {
         eprintln!(
@@ -197,12 +199,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         names = ["HOST".into(), "YOU".into()];
         Some(nestris_window::Opponent::Net(Box::new(link)))
     } else if let Some(path) = &args.ghost {
-        let (theirs, ghost) =
+        let ghost =
             nestris_window::versus::ghost_from_file(path, usize::from(args.ghost_player - 1))
                 .map_err(anyhow::Error::msg)?;
-        setup = theirs;
+        if let Some(note) = ghost.note {
+            eprintln!("nestris: {note}");
+        }
+        setup = ghost.setup;
+        start = ghost.start;
         names[1] = "GHOST".into();
-        Some(ghost)
+        Some(ghost.opponent)
     } else if args.ai {
         names[1] = format!("AI {}HZ", args.ai_hz);
         Some(nestris_window::Opponent::Ai(Box::new(ai_player(
@@ -256,6 +262,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     nestris_window::run_versus(nestris_window::VersusOptions {
         setup,
         opponent,
+        start,
         ai: Some(ai),
         ghost_dir: dirs.replay_dir,
         me,

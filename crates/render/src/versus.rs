@@ -30,8 +30,8 @@ pub struct Scoreboard<'a> {
     pub game: u16,
     /// Each player's tetris rate this game, in percent.
     pub tetris_rates: [u32; 2],
-    /// The game's seed.
-    pub seed: u32,
+    /// The game's seed (`None`: the cartridge's generator, whose pieces follow timing).
+    pub seed: Option<u32>,
     /// The players' names (up to 10 letters show).
     pub names: [&'a str; 2],
     /// A line across the bottom (who won, "OPPONENT LEFT", what to press).
@@ -154,7 +154,11 @@ fn draw_board(games: [&Game; 2], b: &Scoreboard<'_>, f: &mut Frame) {
     );
 
     centre(f, 200, &format!("GAME {}", u32::from(b.game) + 1), label);
-    centre(f, 210, &format!("SEED {:06X}", b.seed & 0xFF_FFFF), white);
+    let seed = match b.seed {
+        Some(s) => format!("SEED {:06X}", s & 0xFF_FFFF),
+        None => "NO SEED".to_string(),
+    };
+    centre(f, 210, &seed, white);
     if let Some(m) = b.message {
         let m: String = m.chars().take(11).collect();
         f.fill_rect(

@@ -1,8 +1,11 @@
 //! A versus match as a file: the setup and both players' inputs, frame by frame, with
 //! each side's final state hash, so the file proves both games as a replay proves one.
 //!
-//! Layout (all little-endian): `NESTRISVS` and a version byte (1); the setup (region,
-//! level, seed in 3 bytes, best-of, 2 bytes zero); then per player a frame count (`u32`)
+//! Layout (all little-endian): `NESTRISVS` and a version byte (1, or 2 for a match
+//! started from a given game); the setup (region, level, seed in 3 bytes, best-of, 2 bytes
+//! zero); in version 2 the start: the state (`Snapshot::encode`), its variant
+//! (`Variant::encode`) and its timing block (`Snapshot::encode_timing`, the current
+//! version only); then per player a frame count (`u32`)
 //! and that many 3-byte frames (buttons, game number as `u16`); then the two final state
 //! hashes (`u64` each). Readers stop at [`MAX_FILE_BYTES`] and at [`MAX_SIDE_FRAMES`]
 //! frames a side.
@@ -10,16 +13,20 @@
 use std::path::Path;
 
 use crate::{Input, Match, MatchSetup};
-use nestris_core::Buttons;
+use nestris_core::encode::{ENCODED_LEN, TIMING_LEN};
+use nestris_core::{Buttons, Game, Snapshot, Variant, VARIANT_LEN};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 9] = b"NESTRISVS";
-/// The layout's version.
-pub const VERSION: u8 = 1;
+/// The layout's version: 2 for a match from a given start, else 1 (as before starts).
+pub const VERSION: u8 = 2;
+/// The start block's length in version 2.
+const START_LEN: usize = ENCODED_LEN + VARIANT_LEN + TIMING_LEN;
 /// Frames a side may hold (as many as a single replay may).
 pub const MAX_SIDE_FRAMES: u32 = 1 << 27;
 /// The largest file read.
-pub const MAX_FILE_BYTES: u64 = 10 + 8 + 2 * (4 + 3 * MAX_SIDE_FRAMES as u64) + 16;
+pub const MAX_FILE_BYTES: u64 =
+    10 + 8 + START_LEN as u64 + 2 * (4 + 3 * MAX_SIDE_FRAMES as u64) + 16;
 
 /// Why a versus file cannot be read or does not prove its match.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +40,9 @@ pub enum VersusFileError {
     /// A later version's file.
     #[error("versus file version {0} is newer than this program reads ({VERSION})")]
     Version(u8),
+    /// The start state of a version 2 file is not one a game can have.
+    #[error("the versus file's starting state is invalid: {0}")]
+    Start(String),
     /// The file ends early or has bytes after its end.
     #[error("the versus file is cut short or has extra bytes")]
     Length,
@@ -59,6 +69,8 @@ pub struct VersusReplay {
     pub inputs: [Vec<Input>; 2],
     /// Each side's final state hash.
     pub hashes: [u64; 2],
+    /// The first game's start, when it is not the setup's ([`Match::from_start`]).
+    pub start: Option<Box<Game>>,
 }
 
 impl VersusReplay {
@@ -71,18 +83,47 @@ impl VersusReplay {
                 m.sides[0].game.state().state_hash(),
                 m.sides[1].game.state().state_hash(),
             ],
+            start: m.start.clone(),
         }
+    }
+
+    /// The start block of version 2.
+    fn start_bytes(game: &Game) -> Vec<u8> {
+        let s = game.state();
+        let mut b = Vec::with_capacity(START_LEN);
+        b.extend_from_slice(&s.encode());
+        b.extend_from_slice(&s.variant.encode());
+        b.extend_from_slice(&s.encode_timing());
+        b
+    }
+
+    /// Reads a start block; refused unless it writes back the same bytes.
+    fn read_start(b: &[u8]) -> Result<Game, VersusFileError> {
+        let bad = |e: String| VersusFileError::Start(e);
+        let mut s = Snapshot::decode(&b[..ENCODED_LEN]).map_err(|e| bad(e.to_string()))?;
+        s.variant = Variant::decode(&b[ENCODED_LEN..ENCODED_LEN + VARIANT_LEN])
+            .ok_or_else(|| bad("not a variant".into()))?;
+        s.decode_timing(&b[ENCODED_LEN + VARIANT_LEN..])
+            .map_err(|e| bad(e.to_string()))?;
+        let game = Game::from_snapshot(s).map_err(|e| bad(e.to_string()))?;
+        if VersusReplay::start_bytes(&game) != b {
+            return Err(bad("it does not write back as read".into()));
+        }
+        Ok(game)
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(64 + 3 * (self.inputs[0].len() + self.inputs[1].len()));
         b.extend_from_slice(MAGIC);
-        b.push(VERSION);
+        b.push(if self.start.is_some() { 2 } else { 1 });
         let s = &self.setup;
         let region = u8::from(s.region == nestris_core::Region::Pal);
         let seed = s.seed.to_le_bytes();
         b.extend_from_slice(&[region, s.level, seed[0], seed[1], seed[2], s.best_of, 0, 0]);
+        if let Some(g) = &self.start {
+            b.extend_from_slice(&VersusReplay::start_bytes(g));
+        }
         for side in &self.inputs {
             b.extend_from_slice(&(side.len() as u32).to_le_bytes());
             for i in side {
@@ -101,7 +142,7 @@ impl VersusReplay {
         if b.len() < 10 || &b[..9] != MAGIC {
             return Err(VersusFileError::NotVersus);
         }
-        if b[9] != VERSION {
+        if b[9] == 0 || b[9] > VERSION {
             return Err(VersusFileError::Version(b[9]));
         }
         let mut at = 10;
@@ -123,6 +164,11 @@ impl VersusReplay {
             best_of: h[5],
         };
         setup.validate()?;
+        let start = if b[9] == 2 {
+            Some(Box::new(VersusReplay::read_start(take(START_LEN)?)?))
+        } else {
+            None
+        };
         let mut inputs: [Vec<Input>; 2] = [Vec::new(), Vec::new()];
         for (p, side) in inputs.iter_mut().enumerate() {
             let n = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
@@ -153,6 +199,7 @@ impl VersusReplay {
             setup,
             inputs,
             hashes: [h0, h1],
+            start,
         })
     }
 
@@ -176,7 +223,10 @@ impl VersusReplay {
 
     /// Plays both sides' inputs from the setup: the match they make.
     pub fn play(&self) -> Match {
-        let mut m = Match::new(self.setup);
+        let mut m = match &self.start {
+            Some(g) => Match::from_start(self.setup, (**g).clone()),
+            None => Match::new(self.setup),
+        };
         for (p, side) in self.inputs.iter().enumerate() {
             for &i in side {
                 m.apply(p, i);
@@ -243,6 +293,50 @@ mod tests {
     }
 
     #[test]
+    fn a_match_from_a_given_start_keeps_its_start() {
+        // A seeded game some frames in, as a race against a replay starts.
+        let mut start = Game::new(crate::tests::setup().game_setup(0));
+        for _ in 0..40 {
+            start.step(Buttons::NONE);
+        }
+        let mut m = Match::from_start(crate::tests::setup(), start.clone());
+        assert_eq!(m.setup.best_of, 1);
+        assert!(m.seeded());
+        let mut inputs = [Vec::new(), Vec::new()];
+        for f in 0..600u32 {
+            for (p, side) in inputs.iter_mut().enumerate() {
+                let b = if (f + p as u32) % 5 < 2 {
+                    Buttons::DOWN
+                } else {
+                    Buttons::NONE
+                };
+                let i = Input {
+                    buttons: b,
+                    game: 0,
+                };
+                m.apply(p, i);
+                side.push(i);
+            }
+        }
+        let r = VersusReplay::of(&m, inputs);
+        let bytes = r.to_bytes();
+        assert_eq!(bytes[9], 2);
+        let back = VersusReplay::from_bytes(&bytes).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.verify().unwrap().sides[1].game, m.sides[1].game);
+        // Without its start the same inputs are another game.
+        let lost = VersusReplay { start: None, ..r };
+        assert!(lost.verify().is_err());
+        // A start block that is not a state is refused.
+        let mut bad = bytes.clone();
+        bad[18..18 + 4].copy_from_slice(&[0xFF; 4]);
+        assert!(VersusReplay::from_bytes(&bad).is_err());
+        // The cartridge's generator: not seeded.
+        let m = Match::from_start(crate::tests::setup(), Game::new(Default::default()));
+        assert!(!m.seeded());
+    }
+
+    #[test]
     fn bad_files_are_refused_with_a_reason() {
         let b = recorded().to_bytes();
         assert!(matches!(
@@ -260,10 +354,10 @@ mod tests {
             Err(VersusFileError::Length)
         ));
         let mut v = b.clone();
-        v[9] = 2;
+        v[9] = 3;
         assert!(matches!(
             VersusReplay::from_bytes(&v),
-            Err(VersusFileError::Version(2))
+            Err(VersusFileError::Version(3))
         ));
         let mut huge = b[..18].to_vec();
         huge.extend_from_slice(&u32::MAX.to_le_bytes());

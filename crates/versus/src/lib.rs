@@ -7,6 +7,11 @@
 //! interact, which is what lets a network match simulate the opponent from its inputs
 //! ([`net`]) and a file hold a match as two input streams ([`file`]).
 //!
+//! A match may also start from a given game instead of the setup's first
+//! ([`Match::from_start`]): a race against a single-player replay starts both players
+//! where the replay's game started, so they get the same pieces when that game was
+//! seeded (on the cartridge's generator, pieces follow timing and can differ).
+//!
 //! A game goes on for the player still alive; when both are over the higher score wins
 //! it (a heart), and the first to win more than half of `best_of` wins the match. The
 //! next game starts when a player's input says so ([`Input::game`]): a front end starts
@@ -144,8 +149,13 @@ pub struct Side {
 impl Side {
     /// The first game of `setup`.
     pub fn new(setup: &MatchSetup) -> Side {
+        Side::starting(Game::new(setup.game_setup(0)))
+    }
+
+    /// A side whose first game is `game`.
+    pub fn starting(game: Game) -> Side {
         Side {
-            game: Game::new(setup.game_setup(0)),
+            game,
             game_no: 0,
             stats: SideStats::default(),
             frames: 0,
@@ -212,6 +222,8 @@ pub struct Match {
     pub wins: [u8; 2],
     /// The games decided so far.
     pub results: Vec<GameResult>,
+    /// The first game's start, when it is not the setup's ([`Match::from_start`]).
+    pub start: Option<Box<Game>>,
 }
 
 impl Match {
@@ -222,7 +234,32 @@ impl Match {
             sides: [Side::new(&setup), Side::new(&setup)],
             wins: [0; 2],
             results: Vec::new(),
+            start: None,
         }
+    }
+
+    /// Both players at `start` (a replay's game, say), for a match of that one game: the
+    /// setup's `best_of` is taken as 1, since later games would start from the setup.
+    pub fn from_start(setup: MatchSetup, start: Game) -> Match {
+        let setup = MatchSetup {
+            best_of: 1,
+            ..setup
+        };
+        Match {
+            setup,
+            sides: [Side::starting(start.clone()), Side::starting(start.clone())],
+            wins: [0; 2],
+            results: Vec::new(),
+            start: Some(Box::new(start)),
+        }
+    }
+
+    /// True when the match's games are dealt from a seed (false for a match started from
+    /// a game on the cartridge's generator: pieces then follow each player's timing).
+    pub fn seeded(&self) -> bool {
+        self.start
+            .as_ref()
+            .is_none_or(|g| g.state().variant.seed.is_some())
     }
 
     /// Applies one frame of player `p`'s input (the sides need not move together: a

@@ -68,7 +68,7 @@ fn picture() -> Vec<u32> {
             m.sides[0].stats.tetris_rate(),
             m.sides[1].stats.tetris_rate(),
         ],
-        seed: setup.seed_of(m.sides[0].game_no),
+        seed: Some(setup.seed_of(m.sides[0].game_no)),
         names: ["PLAYER 1", "PLAYER 2"],
         message: None,
     };

@@ -12,12 +12,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use nestris_core::{Buttons, FrameEvents};
+use nestris_core::{Buttons, FrameEvents, Game};
 use nestris_render::versus::{draw_versus, Scoreboard, VERSUS_WIDTH};
 use nestris_render::{Frame, LevelColours, HEIGHT};
 use nestris_versus::file::VersusReplay;
 use nestris_versus::net::{Event, Link};
-use nestris_versus::{Input, Match, MatchSetup};
+use nestris_versus::{Input, Match, MatchSetup, Side};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -76,8 +76,11 @@ pub struct VersusOptions {
     /// first values.
     pub setup: MatchSetup,
     /// Who plays the other side; `None` opens the setup screen to choose
-    /// ([`crate::versus_setup`]).
+    /// ([`crate::versus_setup`]). A ghost's own start goes in [`VersusOptions::start`].
     pub opponent: Option<Opponent>,
+    /// The game both players start from, instead of the setup's first (a race against
+    /// a single-player replay's ghost: [`Ghost::start`]).
+    pub start: Option<Game>,
     /// The AI, for the setup screen's AI opponent.
     pub ai: Option<AiMaker>,
     /// The folder whose matches and replays the setup screen offers as ghosts.
@@ -117,8 +120,22 @@ pub struct VersusSession {
 impl VersusSession {
     /// The first game, both players at its start.
     pub fn new(setup: MatchSetup, opponent: Opponent, me: usize, names: [String; 2]) -> Self {
+        VersusSession::of(Match::new(setup), opponent, me, names)
+    }
+
+    /// A ghost's race: from its start when it has one, else its match's first game.
+    pub fn race(ghost: Ghost, me: usize, names: [String; 2]) -> Self {
+        let m = match ghost.start {
+            Some(g) => Match::from_start(ghost.setup, g),
+            None => Match::new(ghost.setup),
+        };
+        VersusSession::of(m, ghost.opponent, me, names)
+    }
+
+    /// `m` as it stands, played against `opponent`.
+    pub fn of(m: Match, opponent: Opponent, me: usize, names: [String; 2]) -> Self {
         VersusSession {
-            m: Match::new(setup),
+            m,
             inputs: [Vec::new(), Vec::new()],
             opponent,
             me: me.min(1),
@@ -233,6 +250,9 @@ impl VersusSession {
         if self.m.finished() {
             return Some("A DRAW".into());
         }
+        if !self.m.seeded() && !self.m.sides.iter().any(Side::over) {
+            return Some("PIECES VARY".into());
+        }
         let waiting = (0..2).any(|p| {
             self.m.sides[p].over()
                 && self
@@ -255,7 +275,7 @@ impl VersusSession {
                 self.m.sides[0].stats.tetris_rate(),
                 self.m.sides[1].stats.tetris_rate(),
             ],
-            seed: self.m.setup.seed_of(game),
+            seed: self.m.seeded().then(|| self.m.setup.seed_of(game)),
             names: [&self.names[0], &self.names[1]],
             message: message.as_deref(),
         };
@@ -317,7 +337,13 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
         done: false,
     };
     match options.opponent {
-        Some(o) => app.begin(options.setup, o),
+        Some(o) => {
+            let m = match options.start {
+                Some(g) => Match::from_start(options.setup, g),
+                None => Match::new(options.setup),
+            };
+            app.begin(m, o);
+        }
         None => {
             app.setup = Some(VersusSetup::new(
                 options.setup,
@@ -334,12 +360,79 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
     result.map_err(|e| WindowError::EventLoop(e.to_string()))
 }
 
-/// A ghost from a file: the match it starts (the file's own) and the opponent replaying
-/// `player` (0 or 1) of it.
-pub fn ghost_from_file(path: &Path, player: usize) -> Result<(MatchSetup, Opponent), String> {
-    let r = VersusReplay::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let [a, b] = r.inputs;
-    Ok((r.setup, Opponent::Ghost(if player == 0 { a } else { b })))
+/// The line said when a race starts from a game on the cartridge's generator.
+pub const UNSEEDED_NOTE: &str = "that replay used the cartridge's generator (no seed): \
+your pieces follow your own timing and can differ from the ghost's";
+
+/// A ghost from a file, ready to race.
+#[derive(Debug)]
+pub struct Ghost {
+    /// The match: a versus file's own, or for a single-player replay one game from its
+    /// start ([`Ghost::start`]).
+    pub setup: MatchSetup,
+    /// The start both players play from, for a single-player replay.
+    pub start: Option<Game>,
+    /// The recorded player, frame by frame.
+    pub opponent: Opponent,
+    /// Said when the pieces can differ (the replay was not seeded).
+    pub note: Option<&'static str>,
+}
+
+/// Frames a single-player replay is played through, looking for its game's start (the
+/// menus from power-on take some hundreds).
+pub const MAX_FRAMES_TO_GAME: usize = 1 << 20;
+
+/// A ghost from a file: player `player` (0 or 1) of a versus match (`.nestrisvs`), or
+/// the game of a single-player replay (`.nestris`), raced from where its game starts:
+/// from its first frame in a game (after the menus of a power-on replay), with the same
+/// state, seed and variant, so both players get the same pieces when it was seeded.
+pub fn ghost_from_file(path: &Path, player: usize) -> Result<Ghost, String> {
+    let shown = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    match VersusReplay::load(path) {
+        Ok(r) => {
+            let [a, b] = r.inputs;
+            return Ok(Ghost {
+                setup: r.setup,
+                start: r.start.map(|g| *g),
+                opponent: Opponent::Ghost(if player == 0 { a } else { b }),
+                note: None,
+            });
+        }
+        Err(nestris_versus::file::VersusFileError::NotVersus) => {}
+        Err(e) => return Err(shown(&e)),
+    }
+    let replay = nestris_replay::Replay::load(path).map_err(|e| shown(&e))?;
+    ghost_from_replay(&replay).ok_or_else(|| shown(&"no game is played in that replay"))
+}
+
+/// The ghost of a single-player replay's game ([`ghost_from_file`]); `None` if the
+/// replay never reaches a game.
+pub fn ghost_from_replay(replay: &nestris_replay::Replay) -> Option<Ghost> {
+    let mut game = replay.game();
+    let mut at = 0;
+    while !game.state().in_game() {
+        let b = *replay.inputs.get(at).filter(|_| at < MAX_FRAMES_TO_GAME)?;
+        game.step(b);
+        at += 1;
+    }
+    let s = game.state();
+    let seed = s.variant.seed.map(|g| g.value());
+    let setup = MatchSetup {
+        region: s.region,
+        level: s.level.min(19),
+        seed: seed.unwrap_or(0),
+        best_of: 1,
+    };
+    let inputs = replay.inputs[at..]
+        .iter()
+        .map(|&buttons| Input { buttons, game: 0 })
+        .collect();
+    Some(Ghost {
+        setup,
+        start: Some(game),
+        opponent: Opponent::Ghost(inputs),
+        note: seed.is_none().then_some(UNSEEDED_NOTE),
+    })
 }
 
 struct VersusApp {
@@ -370,9 +463,9 @@ struct VersusApp {
 
 impl VersusApp {
     /// Starts the match.
-    fn begin(&mut self, setup: MatchSetup, opponent: Opponent) {
+    fn begin(&mut self, m: Match, opponent: Opponent) {
         self.local_two = matches!(opponent, Opponent::Local);
-        let mut session = VersusSession::new(setup, opponent, self.me, self.names.clone());
+        let mut session = VersusSession::of(m, opponent, self.me, self.names.clone());
         session.set_colours(self.colours);
         self.session = Some(session);
         self.setup = None;
@@ -381,15 +474,18 @@ impl VersusApp {
     /// The setup screen's choice made an opponent: starts the match, or says on the
     /// screen why not.
     fn play_chosen(&mut self, c: Chosen) {
-        let (setup, opponent) = match c.opponent {
-            OpponentKind::Local => (c.setup, Opponent::Local),
+        let (m, opponent) = match c.opponent {
+            OpponentKind::Local => (Match::new(c.setup), Opponent::Local),
             OpponentKind::Ai => {
                 let Some(make) = &self.ai else {
                     self.note("NO AI IN THIS BUILD");
                     return;
                 };
                 self.names[1] = format!("AI {}HZ", c.ai_hz);
-                (c.setup, Opponent::Ai((make.0)(c.ai_hz, c.ai_reaction)))
+                (
+                    Match::new(c.setup),
+                    Opponent::Ai((make.0)(c.ai_hz, c.ai_reaction)),
+                )
             }
             OpponentKind::Ghost => {
                 let Some(path) = &c.ghost else {
@@ -397,9 +493,16 @@ impl VersusApp {
                     return;
                 };
                 match ghost_from_file(path, 0) {
-                    Ok((setup, o)) => {
+                    Ok(g) => {
+                        if let Some(note) = g.note {
+                            eprintln!("nestris: {note}");
+                        }
                         self.names[1] = "GHOST".into();
-                        (setup, o)
+                        let m = match g.start {
+                            Some(start) => Match::from_start(g.setup, start),
+                            None => Match::new(g.setup),
+                        };
+                        (m, g.opponent)
                     }
                     Err(e) => {
                         eprintln!("nestris: {e}");
@@ -409,7 +512,7 @@ impl VersusApp {
                 }
             }
         };
-        self.begin(setup, opponent);
+        self.begin(m, opponent);
     }
 
     fn note(&mut self, text: &str) {
@@ -702,6 +805,122 @@ mod tests {
             race.frame([Buttons::NONE, Buttons::NONE]);
         }
         assert_eq!(race.state().sides[1].game, first.state().sides[0].game);
+    }
+
+    /// A seeded single-player replay: level 18, shifts, turns and soft drops.
+    fn seeded_replay() -> nestris_replay::Replay {
+        use nestris_core::{GameSetup, GymSeed, SeedRule, Variant};
+        let setup = GameSetup {
+            level: 18,
+            variant: Variant {
+                seed: GymSeed::new(0x5EED01, SeedRule::V5),
+                ..Variant::CARTRIDGE
+            },
+            ..GameSetup::default()
+        };
+        let mut r = nestris_replay::Replay::new(nestris_replay::Start::Setup(setup));
+        let mut game = r.game();
+        let mut f = 0u32;
+        while !game.is_over() && f < 20_000 {
+            let b = match f % 23 {
+                0 if f % 46 == 0 => Buttons::LEFT,
+                0 => Buttons::RIGHT,
+                4 => Buttons::A,
+                10..16 => Buttons::DOWN,
+                _ => Buttons::NONE,
+            };
+            game.step(b);
+            r.inputs.push(b);
+            f += 1;
+        }
+        r.seal();
+        r
+    }
+
+    /// The pieces a game is dealt as it is played by `play`, until `n` are dealt.
+    fn dealt(mut game: Game, n: usize, mut play: impl FnMut(u32) -> Buttons) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut last = None;
+        let mut f = 0;
+        while out.len() < n && !game.is_over() {
+            game.step(play(f));
+            f += 1;
+            let s = game.state();
+            if last != Some(s.stats) {
+                last = Some(s.stats);
+                out.push(s.next_piece);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_seeded_single_player_replay_is_raced_as_a_ghost_on_the_same_pieces() {
+        let replay = seeded_replay();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("best.nestris");
+        std::fs::write(&path, replay.to_bytes()).unwrap();
+        let ghost = ghost_from_file(&path, 0).unwrap();
+        assert_eq!(ghost.note, None, "seeded: the same pieces");
+        assert_eq!(ghost.setup.seed, 0x5EED01);
+        assert_eq!(ghost.start.as_ref(), Some(&replay.game()));
+        let mut race = VersusSession::race(ghost, 0, names());
+        // The ghost side is the replay's own game, frame by frame; the local player, who
+        // only drops, plays another game from the same start.
+        let mut own = replay.game();
+        for (f, &b) in replay.inputs.iter().enumerate() {
+            own.step(b);
+            race.frame([Buttons::DOWN, Buttons::NONE]);
+            assert_eq!(race.state().sides[1].game, own, "frame {f}");
+        }
+        assert!(own.is_over());
+        assert_eq!(race.replay().verify().unwrap().sides[1].game, own);
+        // Both are dealt the same pieces whatever their timing.
+        let theirs = dealt(replay.game(), 10, |f| replay.inputs[f as usize]);
+        let mine = dealt(replay.game(), 10, |_| Buttons::DOWN);
+        assert_eq!(theirs, mine);
+        assert_eq!(theirs.len(), 10);
+        let mut c = Canvas::new(VERSUS_WIDTH, HEIGHT);
+        race.draw(&mut c);
+    }
+
+    #[test]
+    fn a_power_on_replay_is_raced_from_its_game_and_said_to_be_unseeded() {
+        // Through the menus from power-on, Start every 21 frames, then soft drops.
+        let mut r = nestris_replay::Replay::new(nestris_replay::Start::PowerOn(Region::Ntsc));
+        for f in 0..1200usize {
+            r.inputs.push(match f {
+                270..354 if (f - 270) % 21 == 0 => Buttons::START,
+                0..354 => Buttons::NONE,
+                _ if f % 3 == 0 => Buttons::DOWN,
+                _ => Buttons::NONE,
+            });
+        }
+        let g = ghost_from_replay(&r).unwrap();
+        assert_eq!(g.note, Some(UNSEEDED_NOTE));
+        let start = g.start.clone().unwrap();
+        assert!(start.state().in_game());
+        let Opponent::Ghost(frames) = &g.opponent else {
+            panic!("a ghost")
+        };
+        let frames = frames.len();
+        let skipped = r.inputs.len() - frames;
+        assert!(skipped > 270, "the menus are skipped: {skipped}");
+        let mut race = VersusSession::race(g, 0, names());
+        assert!(!race.state().seeded());
+        assert_eq!(race.message().as_deref(), Some("PIECES VARY"));
+        let mut own = r.game();
+        for &b in &r.inputs {
+            own.step(b);
+        }
+        for _ in 0..frames {
+            race.frame([Buttons::NONE, Buttons::NONE]);
+        }
+        assert_eq!(race.state().sides[1].game, own);
+        // A replay that never reaches a game has no ghost.
+        let mut menus = nestris_replay::Replay::new(nestris_replay::Start::PowerOn(Region::Ntsc));
+        menus.inputs = vec![Buttons::NONE; 100];
+        assert!(ghost_from_replay(&menus).is_none());
     }
 
     #[test]
