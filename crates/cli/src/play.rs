@@ -190,6 +190,19 @@ pub struct Watch {
     pub colours: nestris_render::LevelColours,
 }
 
+/// Shows a versus match in the window's replay viewer (both fields and the scoreboard).
+pub fn watch_versus(replay: nestris_versus::file::VersusReplay, how: Watch) -> Result<()> {
+    let mut options = nestris_window::ReplayViewerOptions {
+        mute: how.mute,
+        colours: how.colours,
+        ..Default::default()
+    };
+    if let Some(s) = how.scale {
+        options.scale = s;
+    }
+    Ok(nestris_window::play_versus_replay(replay, options)?)
+}
+
 /// Shows `replay` in the window's replay viewer. It lives here, with `play`, so that the
 /// headless commands' modules use no front-end crate.
 pub fn watch(replay: nestris_replay::Replay, how: Watch) -> Result<()> {

@@ -17,7 +17,7 @@ F11 fullscreen; Esc or Q quit.";
 #[derive(Debug, Parser)]
 #[command(after_help = VIEWER_KEYS)]
 pub struct Args {
-    /// A replay file (.nestris) or an FCEUX movie (.fm2).
+    /// A replay file (.nestris), a versus match (.nestrisvs) or an FCEUX movie (.fm2).
     pub file: PathBuf,
     /// Verify and print the result instead of opening the window.
     #[arg(long)]
@@ -78,8 +78,89 @@ fn start_name(s: &Start) -> &'static str {
     }
 }
 
+/// A versus match: both players' games in the viewer, or (headless) replayed and
+/// checked against the file's two final states.
+fn run_versus(args: &Args, m: nestris_versus::file::VersusReplay) -> Result<ExitCode> {
+    if args.frames.is_some() || args.crash.is_some() || args.rom.is_some() {
+        bail!("--frames, --crash and --rom are for single-player replays");
+    }
+    if !args.headless {
+        if args.json {
+            bail!("--json goes with --headless");
+        }
+        crate::play::watch_versus(
+            m,
+            crate::play::Watch {
+                hud: false,
+                mute: args.mute,
+                scale: args.scale,
+                rom_demo: None,
+                colours: args.colours,
+            },
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let verified = m.verify();
+    let played = m.play();
+    let players: Vec<serde_json::Value> = (0..2)
+        .map(|p| {
+            serde_json::json!({
+                "frames": m.inputs[p].len(),
+                "games": played.sides[p].game_no + 1,
+                "score": played.sides[p].score(),
+                "final_hash": format!("{:016x}", played.sides[p].game.state().state_hash()),
+            })
+        })
+        .collect();
+    if args.json {
+        let v = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "versus": true,
+            "seed": format!("{:06X}", m.setup.seed),
+            "best_of": m.setup.best_of,
+            "wins": played.wins,
+            "players": players,
+            "verified": verified.is_ok(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("file        {} (versus)", args.file.display());
+        println!("seed        {:06X}", m.setup.seed);
+        println!("best of     {}", m.setup.best_of);
+        println!("wins        {} - {}", played.wins[0], played.wins[1]);
+        for (p, side) in played.sides.iter().enumerate() {
+            println!(
+                "player {}    {} frames, game {}, score {}",
+                p + 1,
+                m.inputs[p].len(),
+                side.game_no + 1,
+                side.score()
+            );
+        }
+        match &verified {
+            Ok(_) => println!("verified    yes (both final states)"),
+            Err(e) => println!("verified    no: {e}"),
+        }
+    }
+    Ok(if verified.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
 /// Runs `nestris replay`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    // A versus match is known by its first bytes, whatever the file's name.
+    match nestris_versus::file::VersusReplay::load(&args.file) {
+        Ok(m) => return run_versus(args, m),
+        // Not one, or unreadable: the replay reader says why.
+        Err(
+            nestris_versus::file::VersusFileError::NotVersus
+            | nestris_versus::file::VersusFileError::Io(_),
+        ) => {}
+        Err(e) => bail!("{}: {e}", args.file.display()),
+    }
     let mut replay = Replay::load(&args.file)?;
     let demo = demo_tables(args.rom.as_deref())?;
     if !args.headless {

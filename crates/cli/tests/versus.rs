@@ -130,3 +130,60 @@ fn bad_versus_command_lines_are_refused_with_one_line() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("joining"), "{err}");
 }
+
+/// `nestris replay --headless` on a versus file replays both players and checks both
+/// final states; a changed file fails.
+#[test]
+fn replay_headless_checks_a_versus_match() {
+    use nestris_core::{Buttons, Region};
+    use nestris_versus::file::VersusReplay;
+    use nestris_versus::{Match, MatchSetup};
+    let setup = MatchSetup {
+        region: Region::Ntsc,
+        level: 18,
+        seed: 0xC0FFEE,
+        best_of: 3,
+    };
+    let mut m = Match::new(setup);
+    let mut inputs = [Vec::new(), Vec::new()];
+    for f in 0..600u32 {
+        for (p, side) in inputs.iter_mut().enumerate() {
+            let b = if (f + p as u32 * 3) % 7 < 3 {
+                Buttons::DOWN
+            } else {
+                Buttons::NONE
+            };
+            let i = m.input_for(p, b, false);
+            m.apply(p, i);
+            side.push(i);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.nestrisvs");
+    let mut r = VersusReplay::of(&m, inputs);
+    r.save(&path).unwrap();
+    let out = nestris()
+        .args(["replay", "--headless", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out.stdout);
+    assert_eq!(v["versus"], true);
+    assert_eq!(v["verified"], true);
+    assert_eq!(v["seed"], "C0FFEE");
+    assert_eq!(v["players"][1]["score"], m.sides[1].score());
+    r.hashes[0] ^= 1;
+    r.save(&path).unwrap();
+    let out = nestris()
+        .args(["replay", "--headless"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified    no"));
+}

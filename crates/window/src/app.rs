@@ -42,17 +42,25 @@ use nestris_replay::session::{session_path, Recording};
 /// config file, the data folder and the replay folder are not touched.
 pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
     if let Some(path) = options.replay.take() {
+        let viewer = crate::viewer::ReplayViewerOptions {
+            scale: options.scale,
+            hud: options.hud,
+            rom_demo: options.rom_demo.take(),
+            mute: options.mute,
+            colours: options.colours,
+        };
+        // A versus match is known by its first bytes, whatever the file's name.
+        match nestris_versus::file::VersusReplay::load(&path) {
+            Ok(m) => return crate::viewer::play_versus_replay(m, viewer),
+            // Not one, or unreadable: the replay reader says why.
+            Err(
+                nestris_versus::file::VersusFileError::NotVersus
+                | nestris_versus::file::VersusFileError::Io(_),
+            ) => {}
+            Err(e) => return Err(WindowError::Versus(format!("{}: {e}", path.display()))),
+        }
         let replay = nestris_replay::Replay::load(&path)?;
-        return crate::viewer::play_replay(
-            replay,
-            crate::viewer::ReplayViewerOptions {
-                scale: options.scale,
-                hud: options.hud,
-                rom_demo: options.rom_demo.take(),
-                mute: options.mute,
-                colours: options.colours,
-            },
-        );
+        return crate::viewer::play_replay(replay, viewer);
     }
     let config = Config::load_or_create(&options.config_path)?;
     let (scores_path, settings_path) = storage::paths(&options.data_dir);

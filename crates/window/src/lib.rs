@@ -21,6 +21,9 @@
 //! the clock and F10 then advances one frame; on the level menu S (or Select) enters a
 //! TetrisGYM seed.
 //!
+//! [`play_versus_replay`] shows a versus match (`.nestrisvs`) in the same viewer, both
+//! fields and the scoreboard side by side.
+//!
 //! [`play_replay`] is the replay viewer: a [`nestris_replay::Replay`] played back in the
 //! window with the same picture, HUD and sound, paused, stepped frame by frame (back
 //! too), sped up or slowed down and seeked from a progress bar under the picture; at the
@@ -59,4 +62,4 @@ pub use error::WindowError;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
 pub use versus::{run_versus, AiMaker, Opponent, VersusOptions};
-pub use viewer::{play_replay, ReplayViewerOptions};
+pub use viewer::{play_replay, play_versus_replay, ReplayViewerOptions};

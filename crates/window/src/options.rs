@@ -35,8 +35,9 @@ pub struct WindowOptions {
     pub scale: u32,
     /// Start with the sound off (M still toggles it).
     pub mute: bool,
-    /// A replay file (`.nestris`, or an FCEUX `.fm2` movie) to watch in the replay viewer
-    /// instead of playing; the region is then the replay's own.
+    /// A replay file (`.nestris`, a versus match `.nestrisvs`, or an FCEUX `.fm2` movie)
+    /// to watch in the replay viewer instead of playing; the region is then the replay's
+    /// own.
     pub replay: Option<PathBuf>,
     /// What the console does when the cartridge would crash (see
     /// `nestris_core::CrashMode`; default: it halts, as the console's CPU does).
@@ -94,7 +95,7 @@ impl Default for WindowOptions {
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
 [--colours classic|nestris] [--rom tetris.nes] [--config FILE] [--data-dir DIR] \
 [--replay-dir DIR] [--replay FILE]
-  --replay FILE  watch a replay (.nestris or .fm2) instead of playing: Space pause, \
+  --replay FILE  watch a replay (.nestris, .nestrisvs or .fm2) instead of playing: Space pause, \
 Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
 
 impl WindowOptions {

@@ -12,10 +12,16 @@
 //! steps one frame, at 2x-8x several, at 1/2x and 1/4x one every second or fourth tick.
 //! Reaching the last frame pauses and shows the [`Verdict`]: how the game played compares
 //! with what the file records (its inputs' hash, its checkpoints and its final state).
+//!
+//! A versus match (`.nestrisvs`, [`Playback::versus`]) plays the same way: frame `n` is
+//! the match after each player's first `n` inputs (a side whose inputs end first stays
+//! as it ended), and the verdict compares both final states with the file's.
 
 use nestris_core::{Buttons, DemoData, FrameEvents, Game};
-use nestris_replay::Replay;
 pub use nestris_replay::Verdict;
+use nestris_replay::{Mismatch, Replay};
+use nestris_versus::file::VersusReplay;
+use nestris_versus::{Input, Match};
 
 use crate::hud::Tally;
 use crate::sfx::{cues, Sfx};
@@ -99,12 +105,16 @@ impl Speed {
 struct Point {
     game: Game,
     hud: Option<Tally>,
+    /// A versus match's both sides (then `game` is unused).
+    versus: Option<Box<Match>>,
 }
 
 /// A replay being watched.
 #[derive(Debug)]
 pub struct Playback {
     inputs: Vec<Buttons>,
+    /// A versus match's inputs, player 1's and player 2's.
+    two: Option<Box<[Vec<Input>; 2]>>,
     /// What the file's record says of the game, shown once the end is reached.
     judged: Verdict,
     demo: DemoData,
@@ -129,9 +139,47 @@ impl Playback {
         let at = Point {
             game: replay.game(),
             hud: hud.then(Tally::default),
+            versus: None,
         };
+        Playback::from_point(replay.inputs, None, judged, demo, at)
+    }
+
+    /// A versus match at its first frame: both players side by side, played to the
+    /// longer side's end; the verdict compares both sides' final states with the file's.
+    pub fn versus(replay: VersusReplay) -> Playback {
+        let played = replay.play();
+        let judged = (0..2)
+            .find_map(|p| {
+                let actual = played.sides[p].game.state().state_hash();
+                (actual != replay.hashes[p]).then_some(Verdict::Differs(Mismatch::Final {
+                    expected: replay.hashes[p],
+                    actual,
+                }))
+            })
+            .unwrap_or(Verdict::Proven);
+        let m = match &replay.start {
+            Some(g) => Match::from_start(replay.setup, (**g).clone()),
+            None => Match::new(replay.setup),
+        };
+        let at = Point {
+            game: m.sides[0].game.clone(),
+            hud: None,
+            versus: Some(Box::new(m)),
+        };
+        let two = Some(Box::new(replay.inputs));
+        Playback::from_point(Vec::new(), two, judged, DemoData::BUILTIN, at)
+    }
+
+    fn from_point(
+        inputs: Vec<Buttons>,
+        two: Option<Box<[Vec<Input>; 2]>>,
+        judged: Verdict,
+        demo: DemoData,
+        at: Point,
+    ) -> Playback {
         let mut p = Playback {
-            inputs: replay.inputs,
+            inputs,
+            two,
             judged,
             demo,
             checkpoints: vec![at.clone()],
@@ -147,9 +195,17 @@ impl Playback {
         p
     }
 
-    /// The game at the shown frame.
+    /// The game at the shown frame (of a versus match, player 1's).
     pub fn game(&self) -> &Game {
-        &self.at.game
+        match &self.at.versus {
+            Some(m) => &m.sides[0].game,
+            None => &self.at.game,
+        }
+    }
+
+    /// The versus match at the shown frame, when the replay is one.
+    pub fn versus_match(&self) -> Option<&Match> {
+        self.at.versus.as_deref()
     }
 
     /// The HUD's counters at the shown frame, if the HUD is kept.
@@ -164,12 +220,15 @@ impl Playback {
 
     /// Frames in the replay.
     pub fn total(&self) -> usize {
-        self.inputs.len()
+        match &self.two {
+            Some(two) => two[0].len().max(two[1].len()),
+            None => self.inputs.len(),
+        }
     }
 
     /// True at the last frame.
     pub fn at_end(&self) -> bool {
-        self.frame == self.inputs.len()
+        self.frame == self.total()
     }
 
     /// The speed of play.
@@ -309,7 +368,7 @@ impl Playback {
     /// Steps one frame and returns its sound effects.
     fn advance_with_cues(&mut self) -> Vec<Sfx> {
         let ev = self.advance();
-        let sfx = cues(&ev, self.at.game.state());
+        let sfx = cues(&ev, self.game().state());
         self.check_end();
         sfx
     }
@@ -317,8 +376,25 @@ impl Playback {
     /// Steps one frame (the caller checks that one is left), keeping a checkpoint when
     /// one is due.
     fn advance(&mut self) -> FrameEvents {
-        let b = self.inputs[self.frame];
-        let ev = self.at.game.step_with_demo(b, &self.demo);
+        let ev = match (&mut self.at.versus, &self.two) {
+            (Some(m), Some(two)) => {
+                // Player 1's sounds; a side past its last input stays as it ended.
+                let mut ev = FrameEvents::default();
+                for (p, side) in two.iter().enumerate() {
+                    if let Some(&i) = side.get(self.frame) {
+                        let e = m.apply(p, i);
+                        if p == 0 {
+                            ev = e;
+                        }
+                    }
+                }
+                ev
+            }
+            _ => {
+                let b = self.inputs[self.frame];
+                self.at.game.step_with_demo(b, &self.demo)
+            }
+        };
         self.steps += 1;
         if let Some(h) = &mut self.at.hud {
             h.observe(&ev, self.at.game.state());
@@ -347,6 +423,7 @@ impl Playback {
 mod tests {
     use super::*;
     use nestris_core::Region;
+    use nestris_render::versus::VERSUS_WIDTH;
     use nestris_render::Frame;
     use nestris_replay::{Recorder, Start};
 
@@ -643,5 +720,84 @@ mod tests {
         let mut p = Playback::new(replay, DemoData::BUILTIN, false);
         p.seek(3000);
         assert!(matches!(p.verdict(), Some(Verdict::Differs(_))));
+    }
+
+    /// A recorded versus match: player 2 stops 300 frames before player 1.
+    fn versus_replay() -> VersusReplay {
+        use nestris_versus::MatchSetup;
+        let setup = MatchSetup {
+            region: Region::Ntsc,
+            level: 18,
+            seed: 0x0BEEF5,
+            best_of: 3,
+        };
+        let mut m = Match::new(setup);
+        let mut inputs = [Vec::new(), Vec::new()];
+        for f in 0..1500usize {
+            for (p, side) in inputs.iter_mut().enumerate() {
+                if p == 1 && f >= 1200 {
+                    continue;
+                }
+                let i = Input {
+                    buttons: script(354 + f + 7 * p),
+                    game: 0,
+                };
+                m.apply(p, i);
+                side.push(i);
+            }
+        }
+        VersusReplay::of(&m, inputs)
+    }
+
+    #[test]
+    fn a_versus_match_plays_seeks_and_is_judged_like_a_replay() {
+        let replay = versus_replay();
+        let whole = replay.play();
+        let mut p = Playback::versus(replay.clone());
+        assert_eq!(p.total(), 1500, "the longer side");
+        assert!(p.versus_match().is_some());
+        // Played to the end frame by frame: the file's match.
+        while !p.at_end() {
+            p.step_forward();
+        }
+        let m = p.versus_match().unwrap();
+        assert_eq!(m.sides[0].game, whole.sides[0].game);
+        assert_eq!(m.sides[1].game, whole.sides[1].game);
+        assert_eq!(p.verdict(), Some(Verdict::Proven));
+        // Any frame, reached by seeking back and forth, is the match after that many
+        // frames of each side's inputs.
+        for target in [1300, 20, 900, 1499, 0, 650] {
+            p.seek(target);
+            let mut want = Match::new(replay.setup);
+            for (side, frames) in replay.inputs.iter().enumerate() {
+                for &i in frames.iter().take(target) {
+                    want.apply(side, i);
+                }
+            }
+            let m = p.versus_match().unwrap();
+            assert_eq!(m.sides[0].game, want.sides[0].game, "frame {target}");
+            assert_eq!(m.sides[1].game, want.sides[1].game, "frame {target}");
+            assert_eq!(p.game(), &want.sides[0].game);
+        }
+        // The picture is both fields and the scoreboard.
+        let mut c = crate::canvas::Canvas::new(VERSUS_WIDTH, nestris_render::HEIGHT);
+        crate::versus::draw_match(
+            p.versus_match().unwrap(),
+            0,
+            ["A", "B"],
+            None,
+            nestris_render::LevelColours::Classic,
+            &mut Frame::new(),
+            &mut c,
+        );
+        // A tampered match is judged at its end.
+        let mut bad = replay;
+        bad.hashes[1] ^= 1;
+        let mut p = Playback::versus(bad);
+        p.seek(p.total());
+        assert!(matches!(
+            p.verdict(),
+            Some(Verdict::Differs(Mismatch::Final { .. }))
+        ));
     }
 }

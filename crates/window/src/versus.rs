@@ -267,25 +267,15 @@ impl VersusSession {
     pub fn draw(&mut self, canvas: &mut Canvas) {
         let game = self.m.sides[self.me].game_no;
         let message = self.message();
-        let board = Scoreboard {
-            best_of: self.m.setup.best_of,
-            wins: self.m.wins,
+        let names = [self.names[0].as_str(), self.names[1].as_str()];
+        draw_match(
+            &self.m,
             game,
-            tetris_rates: [
-                self.m.sides[0].stats.tetris_rate(),
-                self.m.sides[1].stats.tetris_rate(),
-            ],
-            seed: self.m.seeded().then(|| self.m.setup.seed_of(game)),
-            names: [&self.names[0], &self.names[1]],
-            message: message.as_deref(),
-        };
-        let games = [&self.m.sides[0].game, &self.m.sides[1].game];
-        draw_versus(
-            games,
-            &board,
+            names,
+            message.as_deref(),
             self.colours,
             &mut self.scratch,
-            &mut canvas.pixels,
+            canvas,
         );
     }
 
@@ -302,6 +292,44 @@ impl VersusSession {
                 let _ = link.bye();
             }
         }
+    }
+}
+
+/// Draws match `m` as the versus window shows it into `canvas` ([`VERSUS_WIDTH`] x
+/// [`HEIGHT`]): both games, and the scoreboard for game `game` (the one the local player
+/// is in) with `names` and a `message` under it; `scratch` is the work frame.
+pub(crate) fn draw_match(
+    m: &Match,
+    game: u16,
+    names: [&str; 2],
+    message: Option<&str>,
+    colours: LevelColours,
+    scratch: &mut Frame,
+    canvas: &mut Canvas,
+) {
+    let board = Scoreboard {
+        best_of: m.setup.best_of,
+        wins: m.wins,
+        game,
+        tetris_rates: [
+            m.sides[0].stats.tetris_rate(),
+            m.sides[1].stats.tetris_rate(),
+        ],
+        seed: m.seeded().then(|| m.setup.seed_of(game)),
+        names,
+        message,
+    };
+    let games = [&m.sides[0].game, &m.sides[1].game];
+    draw_versus(games, &board, colours, scratch, &mut canvas.pixels);
+}
+
+/// What the scoreboard says under a recorded match at its shown frame: who won.
+pub(crate) fn verdict_line(m: &Match) -> Option<&'static str> {
+    match m.winner() {
+        Some(0) => Some("P1 WINS"),
+        Some(_) => Some("P2 WINS"),
+        None if m.finished() => Some("A DRAW"),
+        None => None,
     }
 }
 

@@ -10,6 +10,9 @@
 //! stops, and the bar shows whether the final state's hash is the one the replay
 //! recorded ("VERIFIED ✓" or "VERIFIED ✗").
 //!
+//! A versus match (`.nestrisvs`, [`play_versus_replay`]) shows as the versus window
+//! does: both fields side by side with the scoreboard, with the same keys and bar.
+//!
 //! The frame logic lives in [`crate::playback`] and the bar in [`crate::progress`];
 //! this module is the window around them.
 
@@ -18,8 +21,10 @@ use std::time::{Duration, Instant};
 
 use crate::error::WindowError;
 use nestris_core::{DemoData, Region};
+use nestris_render::versus::VERSUS_WIDTH;
 use nestris_render::{Frame, HEIGHT, WIDTH};
 use nestris_replay::{DemoSource, Replay};
+use nestris_versus::file::VersusReplay;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -100,19 +105,35 @@ pub fn demo_for(
 /// `game_mode=4 play_state=1 level=0 lines=0 score=0 frames=N total=T speed=1
 /// paused=0 verified=pending` (`verified` becomes `yes`, `no` or `unknown` once the
 /// end has been reached), and `exited` is added when the viewer closes.
-pub fn play_replay(replay: Replay, options: ReplayViewerOptions) -> crate::error::Result<()> {
+pub fn play_replay(replay: Replay, mut options: ReplayViewerOptions) -> crate::error::Result<()> {
     let region = replay.start.region();
-    let (demo, notice) = demo_for(replay.demo, options.rom_demo);
+    let (demo, notice) = demo_for(replay.demo, options.rom_demo.take());
     if notice.is_some() {
         eprintln!(
             "nestris: this replay was recorded with the cartridge's demo and no ROM image was \
              given (--rom): playing it with the built-in demo instead"
         );
     }
+    let playback = Playback::new(replay, demo, options.hud);
+    run_viewer(Viewer::new(playback, notice, region), options)
+}
+
+/// Shows a versus match (a `.nestrisvs` file) in a window as [`play_replay`] shows a
+/// replay: both fields and the scoreboard, with the same keys, bar and status file.
+pub fn play_versus_replay(
+    replay: VersusReplay,
+    options: ReplayViewerOptions,
+) -> crate::error::Result<()> {
+    let region = replay.setup.region;
+    let mut viewer = Viewer::new(Playback::versus(replay), None, region);
+    viewer.title = format!("nestris versus replay ({})", console(region));
+    run_viewer(viewer, options)
+}
+
+/// Runs `viewer` in a window until it is closed.
+fn run_viewer(mut viewer: Viewer, options: ReplayViewerOptions) -> crate::error::Result<()> {
     let event_loop =
         EventLoop::new().map_err(|e| WindowError::NoDisplay(without_source_location(&e)))?;
-    let playback = Playback::new(replay, demo, options.hud);
-    let mut viewer = Viewer::new(playback, notice, region);
     viewer.scale = options.scale.clamp(1, 8);
     viewer.colours = options.colours;
     viewer.audio = Some(Audio::start(Config::default().levels(), options.mute));
@@ -171,12 +192,16 @@ fn action(key: KeyCode, repeat: bool) -> Option<Action> {
     Some(a)
 }
 
-/// The window's title: the console, and the rules where they are not the cartridge's.
-fn title(region: Region, variant: &nestris_core::Variant) -> String {
-    let console = match region {
+fn console(region: Region) -> &'static str {
+    match region {
         Region::Ntsc => "NTSC",
         Region::Pal => "PAL",
-    };
+    }
+}
+
+/// The window's title: the console, and the rules where they are not the cartridge's.
+fn title(region: Region, variant: &nestris_core::Variant) -> String {
+    let console = console(region);
     if variant.is_cartridge() {
         format!("nestris replay ({console})")
     } else {
@@ -225,12 +250,16 @@ struct Viewer {
 impl Viewer {
     fn new(playback: Playback, notice: Option<&'static str>, region: Region) -> Viewer {
         let variant = playback.game().state().variant;
-        let width = WIDTH
-            + if playback.hud().is_some() {
-                hud::PANEL_WIDTH
-            } else {
-                0
-            };
+        let width = if playback.versus_match().is_some() {
+            VERSUS_WIDTH
+        } else {
+            WIDTH
+                + if playback.hud().is_some() {
+                    hud::PANEL_WIDTH
+                } else {
+                    0
+                }
+        };
         Viewer {
             picture: Canvas::new(width, HEIGHT),
             canvas: Canvas::new(width, HEIGHT + progress::height(notice.is_some())),
@@ -259,12 +288,25 @@ impl Viewer {
     /// Composes the picture: the game (and HUD) as in play, the bar under it.
     fn draw(&mut self) {
         let p = &self.playback;
-        nestris_render::draw_with(p.game(), &mut self.frame, self.colours);
-        if let Some(h) = p.hud() {
-            hud::draw(&mut self.frame, h, p.game().state());
+        if let Some(m) = p.versus_match() {
+            let game = m.sides[0].game_no.max(m.sides[1].game_no);
+            crate::versus::draw_match(
+                m,
+                game,
+                ["PLAYER 1", "PLAYER 2"],
+                crate::versus::verdict_line(m),
+                self.colours,
+                &mut self.frame,
+                &mut self.picture,
+            );
+        } else {
+            nestris_render::draw_with(p.game(), &mut self.frame, self.colours);
+            if let Some(h) = p.hud() {
+                hud::draw(&mut self.frame, h, p.game().state());
+            }
+            self.picture.blit_frame(&self.frame);
+            hud::draw_crash_marker(&mut self.picture, p.game(), None);
         }
-        self.picture.blit_frame(&self.frame);
-        hud::draw_crash_marker(&mut self.picture, p.game(), None);
         self.canvas.blit(&self.picture, 0, 0);
         progress::draw(&mut self.canvas, HEIGHT as i32, p, self.notice);
         if let Some((text, _)) = &self.toast {

@@ -1,6 +1,7 @@
 //! `nestris-window`: the desktop game. Flags: `--pal`, `--hud`, `--scale N`, `--mute`,
 //! `--colours classic|nestris`, `--rom FILE`, `--config FILE`, `--data-dir DIR`, `--replay-dir DIR`; and
-//! `--replay FILE` to watch a replay (`.nestris` or FCEUX `.fm2`) in the replay viewer
+//! `--replay FILE` to watch a replay (`.nestris`, a versus match `.nestrisvs`, or FCEUX
+//! `.fm2`) in the replay viewer
 //! instead of playing (with `--hud`, `--scale`, `--mute` and `--rom`).
 //!
 //! Any error (a bad config file, no display) is printed as one line and the program
