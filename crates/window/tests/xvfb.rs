@@ -8,6 +8,13 @@
 //! progress bar; the status file must follow each step, and a screenshot must show
 //! exactly the renderer's picture of the frame it says, the HUD and the bar.
 //!
+//! And the pictures in `docs/` (`xvfb-versus.png`, `xvfb-hud.png`, `xvfb-trainer.png`):
+//! the real window showing a versus match, a game with the HUD and a trainer's game, each
+//! a replay made here and shown in the viewer at its last frame (so the frame is exact),
+//! captured under Xvfb and cropped to the window's content, must be the committed files
+//! pixel for pixel. The games are committed too (`tests/docs/`); `NESTRIS_BLESS=1` plays
+//! them again with the AI and writes games and pictures instead (look at them first).
+//!
 //! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick), which
 //! `tools/deps.sh --test` installs (CI runs it first); without them the tests fail and say
 //! which is missing. They install nothing themselves.
@@ -65,7 +72,8 @@ fn start_xvfb() -> (Guard, String) {
             "1",
             "-screen",
             "0",
-            "1280x1024x24",
+            // Wide enough for the versus picture at 3x (1824 pixels).
+            "1920x1080x24",
             "-nolisten",
             "tcp",
         ])
@@ -676,4 +684,231 @@ fn the_replay_viewer_plays_steps_and_seeks() {
     // Nothing was written besides the status: no config, no data, no replay.
     assert!(!dir.path().join("config.toml").exists());
     assert!(!dir.path().join("data").exists());
+}
+
+/// An AI player: its plan for each piece, one frame at a time (`interval`: frames between
+/// taps).
+fn ai_player(interval: u8) -> impl FnMut(&Game) -> Buttons {
+    use nestris_ai::{Ai, InputModel, Weights};
+    let mut ai = Ai::new(Weights::default(), InputModel::tapping(interval));
+    let mut plan: Vec<Buttons> = Vec::new();
+    move |g: &Game| {
+        if plan.is_empty() && g.state().piece_in_control() {
+            plan = ai.plan(g);
+            plan.reverse();
+        }
+        plan.pop().unwrap_or(Buttons::NONE)
+    }
+}
+
+/// A versus match at level 18 on seed 2A11C5: the AI at 30 Hz against the AI at 15 Hz
+/// for 3,000 frames each, player 2 dropping its first pieces where they spawn (so the
+/// two boards differ).
+fn docs_versus_match(path: &Path) {
+    use nestris_versus::{Match, MatchSetup};
+    let setup = MatchSetup {
+        region: Region::Ntsc,
+        level: 18,
+        seed: 0x2A11C5,
+        best_of: 3,
+    };
+    let mut m = Match::new(setup);
+    let mut inputs = [Vec::new(), Vec::new()];
+    let mut players = [ai_player(2), ai_player(4)];
+    for f in 0..3_000 {
+        for (p, play) in players.iter_mut().enumerate() {
+            let b = if p == 1 && f < 90 {
+                Buttons::DOWN
+            } else {
+                play(&m.sides[p].game)
+            };
+            let i = m.input_for(p, b, false);
+            m.apply(p, i);
+            inputs[p].push(i);
+        }
+    }
+    nestris_versus::file::VersusReplay::of(&m, inputs)
+        .save(path)
+        .unwrap();
+}
+
+/// A replay of the AI (15 Hz) playing `frames` frames from `start`.
+fn docs_ai_replay(path: &Path, start: Start, frames: usize) {
+    let mut recorder = Recorder::new(start.clone());
+    let mut game = Recorder::new(start).replay().game();
+    let mut play = ai_player(4);
+    for _ in 0..frames {
+        let b = play(&game);
+        game.step(b);
+        recorder.push(b);
+    }
+    recorder.save(path).unwrap();
+}
+
+/// Shows `file` in the viewer (with `extra` flags) at its last frame and returns the
+/// window's content (`width` x 240 + the bar) as the screen shows it, at 1x.
+fn viewer_at_end(file: &Path, extra: &[&str], width: usize, seek_half: bool) -> Frame {
+    let dir = tempfile::tempdir().unwrap();
+    let status_path = dir.path().join("status");
+    let stderr_path = dir.path().join("stderr");
+    let mut args: Vec<&std::ffi::OsStr> = vec!["--replay".as_ref(), file.as_os_str()];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    args.extend([
+        "--mute".as_ref(),
+        "--data-dir".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    let Launched {
+        _xvfb,
+        program: mut viewer,
+        display,
+        window,
+        ..
+    } = launch(&args, &status_path, &stderr_path, None);
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    let frames = |p: &Path| field(p, "frames");
+    wait_status(&status_path, "playing", |p| frames(p).unwrap_or(0) > 10);
+    let total = field(&status_path, "total").unwrap();
+    if seek_half {
+        xdotool(&display, &["key", "space"]);
+        wait_status(&status_path, "Space pauses", |p| {
+            field(p, "paused") == Some(1)
+        });
+        xdotool(&display, &["key", "5"]);
+        wait_status(&status_path, "5 = 50%", |p| frames(p) == Some(total / 2));
+    }
+    xdotool(&display, &["key", "End"]);
+    wait_status(&status_path, "End", |p| {
+        frames(p) == Some(total)
+            && field(p, "paused") == Some(1)
+            && status(p).contains("verified=yes")
+    });
+    sleep(Duration::from_millis(300));
+    let height = 240 + nestris_window::progress::BAR_HEIGHT;
+    let place = placement(&display, &window, width, height);
+    let name = format!("docs-{}.png", file.file_stem().unwrap().to_string_lossy());
+    let shot = screenshot(&display, dir.path(), &name);
+    let mut content = Frame::with_size(width, height);
+    for y in 0..height {
+        for x in 0..width {
+            content.set(x as i32, y as i32, shot.at(&place, x, y));
+        }
+    }
+    xdotool(&display, &["key", "Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while viewer.0.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the viewer did not close");
+        sleep(Duration::from_millis(50));
+    }
+    content
+}
+
+/// Compares `got` with the committed `docs/NAME`, or writes it when blessing.
+fn check_docs_picture(name: &str, got: &Frame) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs")
+        .join(name);
+    if std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, nestris_render::encode_png(got)).unwrap();
+        println!("blessed {}", path.display());
+        return;
+    }
+    let bytes = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (NESTRIS_BLESS=1 writes it)", path.display()));
+    let want = nestris_render::decode_png(&bytes).unwrap();
+    assert_eq!(
+        (want.width(), want.height()),
+        (got.width(), got.height()),
+        "docs/{name}: the picture's size"
+    );
+    let differ = (0..got.height())
+        .flat_map(|y| (0..got.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| want.pixel(x, y) != got.pixel(x, y))
+        .count();
+    if differ > 0 {
+        let actual = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::write(&actual, nestris_render::encode_png(got)).unwrap();
+        panic!(
+            "docs/{name}: {differ} pixels differ from the window under Xvfb (captured: {})",
+            actual.display()
+        );
+    }
+}
+
+#[test]
+fn the_docs_pictures_are_the_window_under_xvfb() {
+    use nestris_core::trainer::Trainer;
+    use nestris_core::{GymSeed, SeedRule, Variant};
+    require_tools();
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+
+    // The games shown are committed files, so that the pictures change only with the
+    // engine, the renderer and the window (blessing plays them again with the AI).
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/docs");
+    let bless = std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1");
+
+    // Versus: a recorded match in the viewer, both fields and the scoreboard; seeking to
+    // the middle and then to the end shows it frame-exact.
+    let versus = fixtures.join("versus.nestrisvs");
+    if bless {
+        docs_versus_match(&versus);
+    }
+    let width = nestris_render::versus::VERSUS_WIDTH;
+    let got = viewer_at_end(&versus, &[], width, true);
+    // The picture above the bar is the renderer's versus picture of the match's end.
+    let m = nestris_versus::file::VersusReplay::load(&versus)
+        .unwrap()
+        .verify()
+        .unwrap();
+    let board = nestris_render::versus::Scoreboard {
+        best_of: m.setup.best_of,
+        wins: m.wins,
+        game: 0,
+        tetris_rates: [
+            m.sides[0].stats.tetris_rate(),
+            m.sides[1].stats.tetris_rate(),
+        ],
+        seed: Some(m.setup.seed),
+        names: ["PLAYER 1", "PLAYER 2"],
+        message: None,
+    };
+    let mut want = vec![0; width * 240];
+    nestris_render::versus::draw_versus(
+        [&m.sides[0].game, &m.sides[1].game],
+        &board,
+        nestris_render::LevelColours::Classic,
+        &mut Frame::new(),
+        &mut want,
+    );
+    let differ = (0..240)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&(x, y)| got.pixel(x, y) != want[y * width + x])
+        .count();
+    assert_eq!(differ, 0, "the versus window is the renderer's picture");
+    check_docs_picture("xvfb-versus.png", &got);
+
+    // The HUD: the AI's seeded game at level 18, 6,000 frames in.
+    let hud = fixtures.join("hud.nestris");
+    let setup = GameSetup {
+        level: 18,
+        variant: Variant {
+            seed: GymSeed::new(0x2A11C5, SeedRule::V5),
+            ..Variant::CARTRIDGE
+        },
+        ..GameSetup::default()
+    };
+    if bless {
+        docs_ai_replay(&hud, Start::Setup(setup), 6_000);
+    }
+    let got = viewer_at_end(&hud, &["--hud"], nestris_render::hud::WIDTH, false);
+    check_docs_picture("xvfb-hud.png", &got);
+
+    // A trainer: tetris-ready at level 18, the AI 150 frames in (the stack still ready).
+    let trainer = fixtures.join("trainer.nestris");
+    if bless {
+        let game = Trainer::TetrisReady.game(Region::Ntsc, 18, 0);
+        docs_ai_replay(&trainer, Start::Snapshot(Box::new(game.snapshot())), 150);
+    }
+    let got = viewer_at_end(&trainer, &[], 256, false);
+    check_docs_picture("xvfb-trainer.png", &got);
 }
