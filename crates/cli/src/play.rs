@@ -73,6 +73,14 @@ pub struct Args {
     /// The cap trainers' line count (ks, ksx2: from the start by default; halt: 100).
     #[arg(long, value_name = "LINES", requires = "trainer", value_parser = clap::value_parser!(u16).range(0..=999))]
     pub cap: Option<u16>,
+    /// Open the board editor: paint a position, choose the current and next piece, level
+    /// and lines, then play it (Start), and E goes back to it to try again. FILE (default:
+    /// position.txt in the data directory) is loaded if it exists and is where the
+    /// editor's SAVE writes. Keys: the D-pad moves the cursor, A paints, B erases (held:
+    /// along the way), the mouse paints (left) and erases (right), Select switches to the
+    /// menu (Left/Right set a value, A does an action), Start plays, Esc quits.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["tui", "ai", "trainer"])]
+    pub editor: Option<Option<PathBuf>>,
 }
 
 /// `--trainer NAME`.
@@ -152,6 +160,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }),
         ..Default::default()
     };
+    if let Some(file) = &args.editor {
+        options.editor = true;
+        options.position_file = file.clone();
+    }
     if let Some(s) = args.scale {
         options.scale = s;
     }
