@@ -6,8 +6,17 @@ use nestris_core::Region;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The board editor's keys, as `nestris play --help` ends (the README's table says the same).
+pub const EDITOR_KEYS: &str = "The board editor's keys (E on the level menu, or --editor): \
+on the field, arrows move the cursor, X (A) paints and Z (B) erases (held: along the way), the \
+mouse paints (left) and erases (right); Tab or Right Shift (Select) switches to the menu, where \
+Up/Down choose a line, Left/Right change its value and X (A) does it (FILL ROW, CLEAR ROW, \
+CLEAR ALL, SAVE, LOAD, PLAY); Enter (Start) plays the position; in the game, E goes back to \
+the editor to try again (and Start does, once the curtain has fallen); Esc leaves the editor.";
+
 /// Arguments of `nestris play`.
 #[derive(Debug, Parser, Default)]
+#[command(after_help = EDITOR_KEYS)]
 pub struct Args {
     /// Play in the terminal instead of a window.
     #[arg(long)]
@@ -76,9 +85,7 @@ pub struct Args {
     /// Open the board editor: paint a position, choose the current and next piece, level
     /// and lines, then play it (Start), and E goes back to it to try again. FILE (default:
     /// position.txt in the data directory) is loaded if it exists and is where the
-    /// editor's SAVE writes. Keys: the D-pad moves the cursor, A paints, B erases (held:
-    /// along the way), the mouse paints (left) and erases (right), Select switches to the
-    /// menu (Left/Right set a value, A does an action), Start plays, Esc quits.
+    /// editor's SAVE writes (the format: README, "The board editor"). Keys: below.
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["tui", "ai", "trainer"])]
     pub editor: Option<Option<PathBuf>>,
 }

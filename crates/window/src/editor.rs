@@ -85,9 +85,10 @@ pub struct Editor {
     held: Buttons,
     /// Frames the current directions have been held.
     held_for: u32,
-    /// While A or B (or a mouse button) is held on the field: what the cells passed over
-    /// become.
+    /// While A or B is held on the field: what the cells passed over become.
     painting: Option<u8>,
+    /// The same for a mouse button held down.
+    dragging: Option<u8>,
     /// The file the position is saved to and loaded from.
     file: PathBuf,
 }
@@ -105,6 +106,7 @@ impl Editor {
             held,
             held_for: 0,
             painting: None,
+            dragging: None,
             file,
         }
     }
@@ -124,6 +126,7 @@ impl Editor {
         self.held = held;
         self.held_for = 0;
         self.painting = None;
+        self.dragging = None;
     }
 
     /// One frame's buttons.
@@ -280,11 +283,10 @@ impl Editor {
     /// the cursor there and paints (`erase`: empties) the cell, and dragging goes on doing
     /// so; on a menu line it chooses the line and does it (`erase`: steps it back).
     pub fn mouse_down(&mut self, x: i32, y: i32, erase: bool) -> Outcome {
-        if let Some(cell) = nestris_render::editor::cell_at(x, y) {
+        if nestris_render::editor::cell_at(x, y).is_some() {
             self.menu = false;
-            self.painting = Some(if erase { 0 } else { self.brush });
+            self.dragging = Some(if erase { 0 } else { self.brush });
             self.mouse_move(x, y);
-            let _ = cell;
             return Outcome::Editing;
         }
         let items = self.items();
@@ -299,7 +301,7 @@ impl Editor {
     /// The mouse moved to pixel (`x`, `y`): paints on while a button is down.
     pub fn mouse_move(&mut self, x: i32, y: i32) {
         if let (Some(colour), Some((row, col))) =
-            (self.painting, nestris_render::editor::cell_at(x, y))
+            (self.dragging, nestris_render::editor::cell_at(x, y))
         {
             self.cursor = (row, col);
             self.position.set(row, col, colour);
@@ -308,9 +310,7 @@ impl Editor {
 
     /// The mouse buttons released.
     pub fn mouse_up(&mut self) {
-        if !self.held.contains(Buttons::A) && !self.held.contains(Buttons::B) {
-            self.painting = None;
-        }
+        self.dragging = None;
     }
 
     /// The menu's lines, with their values as text (kept alive by the caller).
@@ -495,6 +495,8 @@ mod tests {
         let (x, y) = at(10, 2);
         e.mouse_down(x, y, false);
         for col in 3..7 {
+            // Frames run between the mouse's events, no button held on the pad.
+            e.buttons(Buttons::NONE);
             let (x, y) = at(10, col);
             e.mouse_move(x, y);
         }
@@ -534,5 +536,71 @@ mod tests {
             nestris_replay::position::load_position(&file).unwrap(),
             saved
         );
+    }
+
+    /// The position of `docs/editor.png`: a stack at level 18 with its well on the right,
+    /// an overhang and a hole, L falling and I next.
+    fn docs_position() -> Position {
+        const ROWS_DRAWN: [&str; 9] = [
+            "......2...",
+            "3.....22..",
+            "33...#2...",
+            "#3#.##2##.",
+            "###.####3.",
+            "2##3###33.",
+            "22#3#.##3.",
+            "2###3####.",
+            "######2##.",
+        ];
+        let mut p = Position {
+            current: Piece::L,
+            next: Piece::I,
+            level: 18,
+            lines: 112,
+            ..Position::default()
+        };
+        for (i, row) in ROWS_DRAWN.iter().enumerate() {
+            for (col, ch) in row.chars().enumerate() {
+                p.set(
+                    11 + i,
+                    col,
+                    ch.to_digit(10).unwrap_or(u32::from(ch == '#')) as u8,
+                );
+            }
+        }
+        p
+    }
+
+    /// `docs/editor.png`, the README's picture of the editor, is what the code draws:
+    /// the editor as a player leaves it (the menu on LEVEL, the cursor on the well).
+    /// `NESTRIS_BLESS=1` writes it anew (look at it before committing it).
+    #[test]
+    fn the_editor_picture_in_the_docs_is_what_the_code_draws() {
+        let mut e = Editor::new(docs_position(), PathBuf::from("unused.txt"), Buttons::NONE);
+        for _ in 0..9 {
+            press(&mut e, Buttons::RIGHT);
+        }
+        for _ in 0..4 {
+            press(&mut e, Buttons::UP);
+        }
+        choose(&mut e, Line::Level);
+        let game = e.position().game_in(nestris_core::Region::Ntsc);
+        let mut frame = nestris_render::Frame::new();
+        e.with_view(|v| {
+            nestris_render::editor::draw_editor(
+                &game,
+                v,
+                nestris_render::LevelColours::Classic,
+                &mut frame,
+            )
+        });
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/editor.png");
+        if std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(&path, nestris_render::encode_png(&frame)).unwrap();
+            return;
+        }
+        let want =
+            nestris_render::decode_png(&std::fs::read(&path).expect("docs/editor.png")).unwrap();
+        assert!(want == frame, "docs/editor.png is not what the code draws");
     }
 }
