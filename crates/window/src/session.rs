@@ -631,6 +631,11 @@ impl Session {
     /// changed between two frames, which no button press records).
     fn restart_recording(&mut self, now: Instant) {
         if let Some(r) = &mut self.recording {
+            // A recording of no frame (the editor open from the start) is nothing to keep.
+            if r.frames() == 0 {
+                *r = r.successor(&self.game, std::time::SystemTime::now());
+                return;
+            }
             if let Err(e) = r.finish() {
                 eprintln!(
                     "nestris: warning: could not save the replay {}: {e}",
@@ -1240,5 +1245,20 @@ mod tests {
         assert!(!s.leave_editor(t));
         s.save_state(0);
         assert!(s.toast.is_none(), "no savestates in the editor");
+        let t = tap(&mut s, t, Buttons::START);
+        run(&mut s, t, 100, Buttons::NONE);
+        s.finish().unwrap();
+        // One replay, the try's: the power-on under the editor ran no frame to keep.
+        let kept: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        let r = Replay::from_bytes(&std::fs::read(&kept[0]).unwrap()).unwrap();
+        assert_eq!(r.inputs.len(), 101);
+        assert_eq!(
+            r.verify().unwrap().final_hash,
+            s.game().state().state_hash()
+        );
     }
 }
