@@ -378,4 +378,42 @@ mod tests {
             "the game was played"
         );
     }
+
+    proptest::proptest! {
+        /// What the fuzz target checks, on text made of the format's own words.
+        #[test]
+        fn any_text_reads_back_the_same_or_says_why_in_one_line(
+            text in "((current|next|level|lines|seed|#|[TJZOSLI]|[0-9]{1,4}|[.#123]{10}|[A-F0-9]{6}| |\n)){0,40}"
+        ) {
+            match parse_position(&text) {
+                Ok(p) => {
+                    proptest::prop_assert_eq!(parse_position(&position_text(&p)), Ok(p));
+                    let _ = p.game_in(nestris_core::Region::Ntsc);
+                }
+                Err(e) => proptest::prop_assert!(!e.to_string().contains('\n')),
+            }
+        }
+
+        #[test]
+        fn any_position_round_trips(
+            cells in proptest::collection::vec(0u8..4, 200),
+            pieces in (0usize..7, 0usize..7),
+            level in 0u8..=29,
+            lines in 0u16..=999,
+            seed in proptest::option::of(0u32..=0xFF_FFFF),
+        ) {
+            let mut p = Position {
+                current: Piece::ALL[pieces.0],
+                next: Piece::ALL[pieces.1],
+                level,
+                lines,
+                seed: seed.and_then(|s| GymSeed::new(s, SeedRule::V5)),
+                ..Position::default()
+            };
+            for (i, &c) in cells.iter().enumerate() {
+                p.set(i / COLS, i % COLS, c);
+            }
+            proptest::prop_assert_eq!(parse_position(&position_text(&p)), Ok(p));
+        }
+    }
 }

@@ -343,15 +343,17 @@ impl App {
                 return;
             }
         }
-        match self.keyboard.on_key(code, pressed, repeat) {
+        let command = self.keyboard.on_key(code, pressed, repeat);
+        if command == Some(Command::Quit) && self.session.editing() {
+            // Esc leaves the editor for the level menu it was opened over (if any).
+            if !self.session.leave_editor(Instant::now()) {
+                self.quit(event_loop);
+            }
+            return;
+        }
+        match command {
             // Esc leaves the seed entry rather than the program.
             Some(Command::Quit) if self.session.entering_seed() => self.session.cancel_seed_entry(),
-            // And the editor, for the level menu it was opened over (if any).
-            Some(Command::Quit) if self.session.editing() => {
-                if !self.session.leave_editor(Instant::now()) {
-                    self.quit(event_loop);
-                }
-            }
             Some(c) => self.command(event_loop, c),
             None => {}
         }
