@@ -199,6 +199,59 @@ mod tests {
     }
 
     #[test]
+    fn the_editor_is_reached_from_play_and_its_keys_are_in_the_help_and_the_readme() {
+        let Some(Command::Play(a)) = parse(&["play", "--editor"]).unwrap().command else {
+            panic!("play")
+        };
+        assert_eq!(a.editor, Some(None));
+        let Some(Command::Play(a)) = parse(&["play", "--editor", "p.txt"]).unwrap().command else {
+            panic!("play")
+        };
+        assert_eq!(a.editor, Some(Some(std::path::PathBuf::from("p.txt"))));
+        for args in [
+            &["play", "--editor", "--tui"][..],
+            &["play", "--editor", "--ai"],
+            &["play", "--editor", "--trainer", "ks"],
+        ] {
+            assert!(parse(args).is_err(), "{args:?} was accepted");
+        }
+        let Err(help) = parse(&["play", "--help"]) else {
+            panic!("--help")
+        };
+        let help = help.to_string();
+        let readme = include_str!("../../../README.md");
+        let section = &readme[readme.find("## The board editor").expect("its section")..];
+        for keys in [
+            "paints",
+            "erases",
+            "FILL ROW",
+            "CLEAR ALL",
+            "SAVE",
+            "LOAD",
+            "Enter (Start)",
+            "Tab or Right Shift (Select)",
+            "E goes back to",
+            "--editor",
+        ] {
+            assert!(help.contains(keys), "play --help lacks {keys:?}");
+        }
+        for keys in [
+            "left button paints, right button erases",
+            "Z (B) | erase",
+            "X (A) | paint",
+            "Enter (Start) | play the position",
+            "Tab or Right Shift (Select)",
+            "E goes back to the editor",
+            "current L",
+        ] {
+            assert!(
+                section.contains(keys),
+                "the README's editor section lacks {keys:?}"
+            );
+        }
+    }
+
+    #[test]
     fn options_outside_their_range_are_refused() {
         for args in [
             &["sim", "--level", "25"][..],

@@ -6,8 +6,17 @@ use nestris_core::Region;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The board editor's keys, as `nestris play --help` ends (the README's table says the same).
+pub const EDITOR_KEYS: &str = "The board editor's keys (E on the level menu, or --editor): \
+on the field, arrows move the cursor, X (A) paints and Z (B) erases (held: along the way), the \
+mouse paints (left) and erases (right); Tab or Right Shift (Select) switches to the menu, where \
+Up/Down choose a line, Left/Right change its value and X (A) does it (FILL ROW, CLEAR ROW, \
+CLEAR ALL, SAVE, LOAD, PLAY); Enter (Start) plays the position; in the game, E goes back to \
+the editor to try again (and Start does, once the curtain has fallen); Esc leaves the editor.";
+
 /// Arguments of `nestris play`.
 #[derive(Debug, Parser, Default)]
+#[command(after_help = EDITOR_KEYS)]
 pub struct Args {
     /// Play in the terminal instead of a window.
     #[arg(long)]
@@ -73,6 +82,12 @@ pub struct Args {
     /// The cap trainers' line count (ks, ksx2: from the start by default; halt: 100).
     #[arg(long, value_name = "LINES", requires = "trainer", value_parser = clap::value_parser!(u16).range(0..=999))]
     pub cap: Option<u16>,
+    /// Open the board editor: paint a position, choose the current and next piece, level
+    /// and lines, then play it (Start), and E goes back to it to try again. FILE (default:
+    /// position.txt in the data directory) is loaded if it exists and is where the
+    /// editor's SAVE writes (the format: README, "The board editor"). Keys: below.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["tui", "ai", "trainer"])]
+    pub editor: Option<Option<PathBuf>>,
 }
 
 /// `--trainer NAME`.
@@ -152,6 +167,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }),
         ..Default::default()
     };
+    if let Some(file) = &args.editor {
+        options.editor = true;
+        options.position_file = file.clone();
+    }
     if let Some(s) = args.scale {
         options.scale = s;
     }

@@ -43,6 +43,7 @@ mod music;
 mod overrun;
 mod play;
 mod playfield;
+pub mod position;
 mod postgame;
 pub mod quick;
 mod region;

@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod editor;
 mod font;
 mod frame;
 pub mod hud;

@@ -23,6 +23,7 @@
 pub mod fm2;
 mod format;
 mod load;
+pub mod position;
 pub mod proof;
 mod recorder;
 pub mod rom;

@@ -12,7 +12,7 @@ use std::time::{Instant, SystemTime};
 use crate::error::WindowError;
 use nestris_core::Buttons;
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, WindowEvent};
+use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
@@ -63,6 +63,16 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         return crate::viewer::play_replay(replay, viewer);
     }
     let config = Config::load_or_create(&options.config_path)?;
+    let position_file = options
+        .position_file
+        .clone()
+        .unwrap_or_else(|| options.data_dir.join("position.txt"));
+    // A position file that is there must read (its error is one line); a missing one is
+    // an empty field, saved there later.
+    let position = match options.editor && position_file.exists() {
+        true => Some(nestris_replay::position::load_position(&position_file)?),
+        false => None,
+    };
     let (scores_path, settings_path) = storage::paths(&options.data_dir);
     // The autopilot's games stay out of the player's table (which they read, and never
     // move aside or write).
@@ -109,6 +119,10 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
     if let Some(game) = options.start.take() {
         session.start_from(game);
     }
+    session.set_position_file(position_file);
+    if options.editor {
+        session.open_editor_with(position.unwrap_or_default());
+    }
     let pacing_log = PacingLog::from_env().map_err(WindowError::PacingLog)?;
     let (w, h) = session.canvas_size();
     let mut app = App {
@@ -132,6 +146,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         },
         error: None,
         done: false,
+        mouse: None,
     };
     let result = event_loop.run_app(&mut app);
     app.finish();
@@ -160,6 +175,8 @@ struct App {
     title: &'static str,
     error: Option<WindowError>,
     done: bool,
+    /// Where the mouse is, in the picture's pixels (for the board editor).
+    mouse: Option<(i32, i32)>,
 }
 
 impl App {
@@ -300,6 +317,7 @@ impl App {
             Command::Advance => self.session.advance(),
             Command::Seed => self.session.open_seed_entry(Buttons::NONE),
             Command::Coach => self.session.toggle_coach(),
+            Command::Editor => self.session.open_editor(Buttons::NONE),
         }
     }
 
@@ -333,7 +351,15 @@ impl App {
                 return;
             }
         }
-        match self.keyboard.on_key(code, pressed, repeat) {
+        let command = self.keyboard.on_key(code, pressed, repeat);
+        if command == Some(Command::Quit) && self.session.editing() {
+            // Esc leaves the editor for the level menu it was opened over (if any).
+            if !self.session.leave_editor(Instant::now()) {
+                self.quit(event_loop);
+            }
+            return;
+        }
+        match command {
             // Esc leaves the seed entry rather than the program.
             Some(Command::Quit) if self.session.entering_seed() => self.session.cancel_seed_entry(),
             Some(c) => self.command(event_loop, c),
@@ -386,7 +412,39 @@ impl ApplicationHandler for App {
                     self.fail(event_loop, e);
                 }
             }
-            WindowEvent::Focused(false) => self.keyboard.release_all(),
+            WindowEvent::Focused(false) => {
+                self.keyboard.release_all();
+                self.session.editor_mouse_up();
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                self.mouse = self
+                    .screen
+                    .as_ref()
+                    .and_then(|s| s.to_canvas(&self.canvas, position.x, position.y))
+                    .map(|(x, y)| (x.floor() as i32, y.floor() as i32));
+                if let Some((x, y)) = self.mouse {
+                    self.session.editor_mouse_move(x, y);
+                }
+            }
+            WindowEvent::CursorLeft { .. } => self.mouse = None,
+            WindowEvent::MouseInput { state, button, .. } => {
+                let erase = match button {
+                    MouseButton::Left => false,
+                    MouseButton::Right => true,
+                    _ => return,
+                };
+                match (state, self.mouse) {
+                    (ElementState::Pressed, Some((x, y))) => {
+                        self.session.editor_mouse_down(x, y, erase, Instant::now());
+                    }
+                    (ElementState::Released, _) => self.session.editor_mouse_up(),
+                    _ => {}
+                }
+                // The picture changes between frames only here.
+                if let Err(e) = self.present() {
+                    self.fail(event_loop, e);
+                }
+            }
             WindowEvent::KeyboardInput {
                 event,
                 is_synthetic,

@@ -45,6 +45,9 @@ advance = ["F10"]
 seed = ["S"]
 # The coach: the AI's suggested placement outlined on the field, on or off.
 coach = ["C"]
+# On the level menu: the board editor (paint a position, then play it); in the game it
+# started: back to the editor to try the position again.
+editor = ["E"]
 
 # Versus on one keyboard (nestris versus): its two halves. With a gamepad each, the
 # first pad plays player 1 and the second player 2.
@@ -165,6 +168,7 @@ impl PlayerKeys {
             advance: Vec::new(),
             seed: Vec::new(),
             coach: Vec::new(),
+            editor: Vec::new(),
             music: Vec::new(),
         }
     }
@@ -224,6 +228,8 @@ pub struct KeyBindings {
     pub seed: Vec<KeyCode>,
     /// The coach on or off.
     pub coach: Vec<KeyCode>,
+    /// The board editor, or back to it from the game it started.
+    pub editor: Vec<KeyCode>,
 }
 
 /// A gamepad button that can be bound (gilrs' names).
@@ -312,6 +318,7 @@ impl Default for Config {
                 advance: vec![F10],
                 seed: vec![KeyS],
                 coach: vec![KeyC],
+                editor: vec![KeyE],
             },
             gamepad: PadBindings {
                 a: vec![PadButton::East],
@@ -483,6 +490,7 @@ impl Config {
                 advance: take_new(keys.advance, &d.keys.advance),
                 seed: take_new(keys.seed, &d.keys.seed),
                 coach: take_new(keys.coach, &d.keys.coach),
+                editor: take_new(keys.editor, &d.keys.editor),
             },
             gamepad: PadBindings {
                 a: take_pad(pad.a, &d.gamepad.a),
@@ -538,6 +546,7 @@ impl Config {
             ("advance", &k.advance),
             ("seed", &k.seed),
             ("coach", &k.coach),
+            ("editor", &k.editor),
         ];
         if let Some((one, other, key)) = bound_twice(&keys) {
             return Err(err(
@@ -696,6 +705,7 @@ struct FileKeys {
     advance: Option<Vec<KeyName>>,
     seed: Option<Vec<KeyName>>,
     coach: Option<Vec<KeyName>>,
+    editor: Option<Vec<KeyName>>,
 }
 
 #[derive(Deserialize, Default)]

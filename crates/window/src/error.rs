@@ -21,6 +21,9 @@ pub enum WindowError {
     /// The versus match to watch cannot be read.
     #[error("{0}")]
     Versus(String),
+    /// The board editor's position file cannot be read.
+    #[error(transparent)]
+    Position(#[from] nestris_replay::position::PositionError),
     /// `NESTRIS_PACING_LOG` names a file that cannot be created.
     #[error("cannot create the pacing log: {0}")]
     PacingLog(std::io::Error),

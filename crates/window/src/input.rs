@@ -37,6 +37,8 @@ pub enum Command {
     Seed,
     /// The coach on or off.
     Coach,
+    /// The board editor (from the level menu), or back to it from the game it started.
+    Editor,
 }
 
 /// What one key does.
@@ -69,7 +71,7 @@ impl KeyMap {
         for (list, button) in buttons {
             bindings.extend(list.iter().map(|&k| (k, Binding::Button(button))));
         }
-        let commands: [(&Vec<KeyCode>, Command); 9] = [
+        let commands: [(&Vec<KeyCode>, Command); 10] = [
             (&keys.quit, Command::Quit),
             (&keys.mute, Command::Mute),
             (&keys.music, Command::Music),
@@ -79,6 +81,7 @@ impl KeyMap {
             (&keys.advance, Command::Advance),
             (&keys.seed, Command::Seed),
             (&keys.coach, Command::Coach),
+            (&keys.editor, Command::Editor),
         ];
         for (list, command) in commands {
             bindings.extend(list.iter().map(|&k| (k, Binding::Command(command))));

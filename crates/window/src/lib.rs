@@ -37,6 +37,7 @@ mod audio;
 mod canvas;
 mod coach;
 pub mod config;
+pub mod editor;
 mod error;
 mod font;
 mod gamepad;

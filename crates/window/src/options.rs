@@ -47,6 +47,12 @@ pub struct WindowOptions {
     /// Start in this game instead of at power-on (a trainer's practice start): its high-
     /// score table is replaced by the kept one, and no score of the session is kept.
     pub start: Option<Game>,
+    /// Open the board editor at once, on the position in the editor's file if it exists
+    /// (Esc then leaves the program).
+    pub editor: bool,
+    /// The board editor's file, where it saves and loads its position (default:
+    /// `position.txt` in the data folder).
+    pub position_file: Option<PathBuf>,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -65,6 +71,8 @@ impl fmt::Debug for WindowOptions {
             .field("crash_mode", &self.crash_mode)
             .field("colours", &self.colours)
             .field("start", &self.start.is_some())
+            .field("editor", &self.editor)
+            .field("position_file", &self.position_file)
             .finish()
     }
 }
@@ -87,6 +95,8 @@ impl Default for WindowOptions {
             crash_mode: CrashMode::Cartridge,
             colours: LevelColours::Classic,
             start: None,
+            editor: false,
+            position_file: None,
         }
     }
 }
@@ -94,7 +104,9 @@ impl Default for WindowOptions {
 /// The usage text of [`WindowOptions::from_args`].
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
 [--colours classic|nestris] [--rom tetris.nes] [--config FILE] [--data-dir DIR] \
-[--replay-dir DIR] [--replay FILE]
+[--replay-dir DIR] [--replay FILE] [--editor [--position FILE]]
+  --editor       open the board editor (keys: see --help of nestris play, or the README)
+  --position FILE  the board editor's file (default: position.txt in the data folder)
   --replay FILE  watch a replay (.nestris, .nestrisvs or .fm2) instead of playing: Space pause, \
 Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
 
@@ -138,6 +150,8 @@ impl WindowOptions {
                 "--config" => o.config_path = value("--config")?.into(),
                 "--data-dir" => o.data_dir = value("--data-dir")?.into(),
                 "--replay" => o.replay = Some(value("--replay")?.into()),
+                "--editor" => o.editor = true,
+                "--position" => o.position_file = Some(value("--position")?.into()),
                 "--replay-dir" => {
                     o.replay_dir = value("--replay-dir")?.into();
                     replay_dir_given = true;
@@ -194,6 +208,10 @@ mod tests {
         assert_eq!(o.replay_dir, PathBuf::from("d").join("replays"));
         assert!(format!("{o:?}").contains("scale: 3"));
         assert_eq!(o.replay, None);
+        assert!(!o.editor && o.position_file.is_none());
+        let o = WindowOptions::from_args(args("--editor --position p.txt")).unwrap();
+        assert!(o.editor);
+        assert_eq!(o.position_file, Some(PathBuf::from("p.txt")));
         let o = WindowOptions::from_args(args("--replay games/a.nestris --hud")).unwrap();
         assert_eq!(o.replay, Some(PathBuf::from("games/a.nestris")));
         assert!(o.hud);

@@ -1,6 +1,7 @@
 //! One power-on session without the window: the game and its flow, the picture, the
 //! HUD, the quit question, the practice tools (savestates, rewind, frame advance), the
-//! seed entry, the replay, the high-score table and the status file.
+//! seed entry, the board editor and its practice loop, the replay, the high-score table
+//! and the status file.
 //!
 //! [`Session::frame`] runs one NES frame with the sampled buttons and returns the sound
 //! effects it calls for; [`Session::draw`] composes the picture. The window, the
@@ -10,11 +11,13 @@ use nestris_render::LevelColours;
 use std::time::Instant;
 
 use nestris_core::flow::HighScores;
-use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, Region};
+use nestris_core::position::Position;
+use nestris_core::{Buttons, CrashMode, DemoData, FrameEvents, Game, GameSetup, Region};
 use nestris_render::{Frame, HEIGHT, WIDTH};
 
 use crate::canvas::Canvas;
 use crate::coach::Coach;
+use crate::editor::{Editor, Outcome};
 use crate::hud::{self, Tally};
 use crate::practice::{Point, Practice, Saved};
 use crate::seed::{SeedChoice, SeedEntry};
@@ -64,6 +67,18 @@ pub struct Session {
     held_over: Buttons,
     /// The coach, while it is on.
     coach: Option<Coach>,
+    /// The board editor: open, or kept while its position is played (to go back to).
+    editor: Option<Editor>,
+    /// The editor is open (the game under it stands still).
+    editing: bool,
+    /// The game in play was started by the editor.
+    from_editor: bool,
+    /// The level menu the editor was opened over, to go back to when it is left.
+    before_editor: Option<Game>,
+    /// The board editor's file.
+    position_file: std::path::PathBuf,
+    /// Games started from the editor: each deals its own pieces after the two chosen.
+    editor_games: u64,
 }
 
 /// What the session counts beside the game, saved and rewound with it.
@@ -101,6 +116,12 @@ impl Session {
             seed_entry: None,
             held_over: Buttons::NONE,
             coach: None,
+            editor: None,
+            editing: false,
+            from_editor: false,
+            before_editor: None,
+            position_file: std::path::PathBuf::from("position.txt"),
+            editor_games: 0,
         }
     }
 
@@ -184,6 +205,14 @@ impl Session {
         if self.asking_quit {
             return Vec::new();
         }
+        if self.editing {
+            let outcome = match &mut self.editor {
+                Some(e) => e.buttons(buttons),
+                None => Outcome::Editing,
+            };
+            self.editor_outcome(outcome, buttons, now);
+            return Vec::new();
+        }
         if let Some(entry) = &mut self.seed_entry {
             let choice = entry.buttons(buttons);
             if choice != SeedChoice::Editing {
@@ -201,6 +230,16 @@ impl Session {
             self.open_seed_entry(buttons);
             return Vec::new();
         }
+        let s = self.game.state();
+        if self.from_editor
+            && s.curtain_down()
+            && Buttons(buttons.0 & !s.held).contains(Buttons::START)
+        {
+            // Start under the curtain of a game from the editor: back to its position.
+            self.open_editor(buttons);
+            return Vec::new();
+        }
+        let curtain_was_down = s.curtain_down();
         if !self.practice.take_frame() {
             return Vec::new();
         }
@@ -235,7 +274,15 @@ impl Session {
             c.observe(&self.game);
         }
         self.show_notices();
-        cues(&ev, self.game.state())
+        let cues = cues(&ev, self.game.state());
+        if self.from_editor && !curtain_was_down && self.game.state().curtain_down() {
+            self.toast("START: BACK TO THE EDITOR");
+        }
+        if self.from_editor && !self.game.state().in_game() {
+            // The game from the editor left play: back to the position.
+            self.open_editor(buttons);
+        }
+        cues
     }
 
     /// Saves the high-score table when the engine's copy changed (at most once per
@@ -281,7 +328,7 @@ impl Session {
 
     /// Saves a savestate in `slot` (from 0).
     pub fn save_state(&mut self, slot: usize) {
-        if self.asking_quit || self.seed_entry.is_some() {
+        if self.asking_quit || self.seed_entry.is_some() || self.editing {
             return;
         }
         self.practice.save(
@@ -298,7 +345,7 @@ impl Session {
     /// Loads the savestate in `slot` (from 0): the game, the HUD's counts and the
     /// replay's line are those of the moment it was saved.
     pub fn load_state(&mut self, slot: usize) {
-        if self.asking_quit || self.seed_entry.is_some() {
+        if self.asking_quit || self.seed_entry.is_some() || self.editing {
             return;
         }
         let Some(saved) = self.practice.load(slot) else {
@@ -317,7 +364,7 @@ impl Session {
     /// One frame back in time (the rewind key is held); false when nothing is left to
     /// rewind.
     pub fn rewind_frame(&mut self) -> bool {
-        if self.asking_quit || self.seed_entry.is_some() {
+        if self.asking_quit || self.seed_entry.is_some() || self.editing {
             return false;
         }
         let Some(p) = self.practice.step_back() else {
@@ -366,6 +413,9 @@ impl Session {
 
     /// The seed entry, if the level menu is up (a toast says where it is otherwise).
     pub fn open_seed_entry(&mut self, held: Buttons) {
+        if self.editing {
+            return;
+        }
         if self.game.state().screen() != nestris_core::Screen::LevelMenu {
             self.toast("SEEDS: ON THE LEVEL MENU");
             return;
@@ -433,9 +483,183 @@ impl Session {
         self.practice = Practice::default();
     }
 
+    /// Where the board editor saves and loads its position (default: `position.txt` in
+    /// the working folder; the window gives one in the data folder).
+    pub fn set_position_file(&mut self, path: std::path::PathBuf) {
+        self.position_file = path;
+    }
+
+    /// The board editor, open at once on `position` (`nestris play --editor`): leaving it
+    /// leaves the program.
+    pub fn open_editor_with(&mut self, position: Position) {
+        self.editor = Some(Editor::new(
+            position,
+            self.position_file.clone(),
+            Buttons::NONE,
+        ));
+        self.editing = true;
+        self.before_editor = None;
+    }
+
+    /// The editor key: from the level menu, the board editor (on the position edited last,
+    /// else an empty field at the menu's level and seed); from a game the editor started,
+    /// back to its position to try it again. `held`: the buttons down now, not presses.
+    pub fn open_editor(&mut self, held: Buttons) {
+        if self.editing || self.asking_quit || self.seed_entry.is_some() {
+            return;
+        }
+        if let (Some(editor), true) = (&mut self.editor, self.from_editor) {
+            editor.reopen(held);
+            self.editing = true;
+            return;
+        }
+        let s = self.game.state();
+        if s.screen() != nestris_core::Screen::LevelMenu {
+            self.toast("EDITOR: ON THE LEVEL MENU");
+            return;
+        }
+        let position = match &self.editor {
+            Some(e) => *e.position(),
+            None => Position {
+                level: s.start_level.min(nestris_core::position::MAX_LEVEL),
+                seed: s.variant.seed,
+                ..Position::default()
+            },
+        };
+        self.editor = Some(Editor::new(position, self.position_file.clone(), held));
+        self.before_editor = Some(self.game.clone());
+        self.editing = true;
+    }
+
+    /// True while the board editor is open.
+    pub fn editing(&self) -> bool {
+        self.editing
+    }
+
+    /// Leaves the board editor for the level menu it was opened over; false if there is
+    /// none (it was open from the start: the caller quits).
+    pub fn leave_editor(&mut self, now: Instant) -> bool {
+        let Some(menu) = self.before_editor.clone() else {
+            return false;
+        };
+        self.editing = false;
+        self.from_editor = false;
+        if self.game != menu {
+            self.game = menu;
+            self.practice = Practice::default();
+            self.restart_recording(now);
+        }
+        true
+    }
+
+    /// A mouse button pressed at pixel (`x`, `y`) of the picture (`erase`: the right one).
+    pub fn editor_mouse_down(&mut self, x: i32, y: i32, erase: bool, now: Instant) {
+        if !self.editing || self.asking_quit {
+            return;
+        }
+        if let Some(e) = &mut self.editor {
+            let outcome = e.mouse_down(x, y, erase);
+            self.editor_outcome(outcome, Buttons::NONE, now);
+        }
+    }
+
+    /// The mouse moved to pixel (`x`, `y`) of the picture.
+    pub fn editor_mouse_move(&mut self, x: i32, y: i32) {
+        if let (Some(e), true) = (&mut self.editor, self.editing) {
+            e.mouse_move(x, y);
+        }
+    }
+
+    /// The mouse buttons released.
+    pub fn editor_mouse_up(&mut self) {
+        if let Some(e) = &mut self.editor {
+            e.mouse_up();
+        }
+    }
+
+    fn editor_outcome(&mut self, outcome: Outcome, buttons: Buttons, now: Instant) {
+        match outcome {
+            Outcome::Editing => {}
+            Outcome::Say(text) => self.toast(&text),
+            Outcome::Play => {
+                // The Start that chose to play is not also the game's pause.
+                self.held_over = buttons;
+                self.play_position(now);
+            }
+        }
+    }
+
+    /// `position`'s game in this session's console, with the kept high-score table in its
+    /// memory (the TOP it shows).
+    fn position_game(&self, position: &Position, setup: GameSetup) -> Game {
+        let s = self.game.state();
+        let game = position.game(GameSetup {
+            region: s.region,
+            crash_mode: s.crash_mode,
+            ..setup
+        });
+        let mut snap = game.snapshot();
+        snap.flow.high_scores = s.flow.high_scores.clone();
+        Game::from_snapshot(snap).unwrap_or(game)
+    }
+
+    /// Plays the editor's position: a new game (its pieces after the two chosen dealt
+    /// from a generator state of its own) in a new replay that starts from it. No score
+    /// is kept (a position painted is not a game the cartridge deals).
+    fn play_position(&mut self, now: Instant) {
+        let Some(editor) = &self.editor else {
+            return;
+        };
+        self.editor_games += 1;
+        let deal = self.frames ^ self.editor_games.rotate_left(32);
+        self.game = self.position_game(editor.position(), GameSetup::from_seed(deal));
+        self.editing = false;
+        self.from_editor = true;
+        if !self.practising {
+            self.keep_high_scores(now, true);
+            self.practising = true;
+        }
+        self.practice = Practice::default();
+        if let Some(h) = &mut self.hud {
+            *h = Tally::default();
+        }
+        self.lag_frames = 0;
+        self.restart_recording(now);
+    }
+
+    /// Saves the replay so far and starts a new one from the game as it stands (the game
+    /// changed between two frames, which no button press records).
+    fn restart_recording(&mut self, now: Instant) {
+        if let Some(r) = &mut self.recording {
+            // A recording of no frame (the editor open from the start) is nothing to keep.
+            if r.frames() == 0 {
+                *r = r.successor(&self.game, std::time::SystemTime::now());
+                return;
+            }
+            if let Err(e) = r.finish() {
+                eprintln!(
+                    "nestris: warning: could not save the replay {}: {e}",
+                    r.path().display()
+                );
+                self.toast = Some(("COULD NOT SAVE THE REPLAY".to_string(), NOTICE_FRAMES));
+            }
+            let next = r.successor(&self.game, std::time::SystemTime::now());
+            *r = next;
+            r.tick(now);
+        }
+    }
+
     /// Composes the picture into `canvas` (of [`Session::canvas_size`]).
     pub fn draw(&mut self, canvas: &mut Canvas) {
-        nestris_render::draw_with(&self.game, &mut self.frame, self.colours);
+        match (&self.editor, self.editing) {
+            (Some(editor), true) => {
+                let game = self.position_game(editor.position(), GameSetup::default());
+                editor.with_view(|view| {
+                    nestris_render::editor::draw_editor(&game, view, self.colours, &mut self.frame)
+                });
+            }
+            _ => nestris_render::draw_with(&self.game, &mut self.frame, self.colours),
+        }
         if self.asking_quit {
             nestris_render::draw_dialog(
                 &mut self.frame,
@@ -902,5 +1126,139 @@ mod tests {
         let (_, hash) = replayed_hash(&s);
         assert_eq!(hash, s.game().state().state_hash());
         assert!(!dir.path().join("highscores.json").exists() || s.practising);
+    }
+
+    /// Presses and releases `b` in one frame each.
+    fn tap(s: &mut Session, t: Instant, b: Buttons) -> Instant {
+        let t = run(s, t, 1, b);
+        run(s, t, 1, Buttons::NONE)
+    }
+
+    #[test]
+    fn the_editor_plays_its_position_and_goes_back_to_it_to_try_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), true);
+        s.set_position_file(dir.path().join("position.txt"));
+        let mut t = run(&mut s, Instant::now(), 270, Buttons::NONE);
+        s.open_editor(Buttons::NONE);
+        assert!(!s.editing(), "not on the title");
+        assert_eq!(s.toast.as_ref().unwrap().0, "EDITOR: ON THE LEVEL MENU");
+        for _ in 0..3 {
+            t = start(&mut s, t, 20);
+        }
+        assert_eq!(s.game().state().screen(), nestris_core::Screen::LevelMenu);
+        s.open_editor(Buttons::NONE);
+        assert!(s.editing());
+        // The bottom row but its last cell, painted with A held along it; the menu's level.
+        let menu = s.game().clone();
+        t = run(&mut s, t, 1, Buttons::A);
+        for _ in 0..8 {
+            t = run(&mut s, t, 1, Buttons(Buttons::A.0 | Buttons::RIGHT.0));
+            t = run(&mut s, t, 1, Buttons::A);
+        }
+        t = run(&mut s, t, 1, Buttons::NONE);
+        assert_eq!(*s.game(), menu, "the menu under the editor stands still");
+        // Select, then the level: 0 on the menu, 19 after nineteen steps.
+        t = tap(&mut s, t, Buttons::SELECT);
+        t = tap(&mut s, t, Buttons::DOWN);
+        t = tap(&mut s, t, Buttons::DOWN);
+        for _ in 0..19 {
+            t = tap(&mut s, t, Buttons::RIGHT);
+        }
+        let want = *s.editor.as_ref().unwrap().position();
+        assert_eq!(want.cells[19], [1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+        assert_eq!(want.level, 19);
+        // The picture is the editor's: its name where the game type is.
+        let (w, h) = s.canvas_size();
+        let mut c = Canvas::new(w, h);
+        s.draw(&mut c);
+        let orange = nestris_render::palette::rgb(nestris_render::palette::CURSOR[1]);
+        assert!((24..31).any(|y| (16..80).any(|x| c.pixel(x, y) == orange)));
+
+        // Start plays it: the position's game, and Start held over does not pause it.
+        t = run(&mut s, t, 3, Buttons::START);
+        assert!(!s.editing() && s.in_play());
+        let g = s.game().state();
+        assert!(!g.paused());
+        assert_eq!(g.level, 19);
+        assert!((0..9).all(|c| g.playfield.is_filled(19, c)) && !g.playfield.is_filled(19, 9));
+        assert_eq!(g.next_piece, want.next.spawn_id());
+        assert!(s.practising, "no score kept");
+        t = play(&mut s, t, 400, 1);
+        // E: back to the position, to try again.
+        s.open_editor(Buttons::NONE);
+        assert!(s.editing());
+        assert_eq!(*s.editor.as_ref().unwrap().position(), want);
+        t = tap(&mut s, t, Buttons::START);
+        assert!(s.in_play());
+        // The first try was saved when the second began, named for its level.
+        let tries: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains("-A-L19-"))
+            .collect();
+        assert_eq!(tries.len(), 1, "{tries:?}");
+        assert_ne!(
+            s.replay_path().unwrap(),
+            tries[0],
+            "each try is its own replay"
+        );
+        let r = Replay::from_bytes(&std::fs::read(&tries[0]).unwrap()).unwrap();
+        assert!(matches!(r.start, nestris_replay::Start::Snapshot(_)));
+        assert!(r.verify().is_ok(), "the first try replays");
+        // Played to the top; under the curtain, Start goes back to the editor.
+        let mut n = 0;
+        while !s.game().state().curtain_down() && n < 20_000 {
+            t = run(&mut s, t, 1, Buttons::NONE);
+            n += 1;
+        }
+        assert!(s.game().state().curtain_down(), "the game topped out");
+        assert_eq!(s.toast.as_ref().unwrap().0, "START: BACK TO THE EDITOR");
+        t = run(&mut s, t, 1, Buttons::START);
+        assert!(s.editing(), "the editor came back");
+        let end = s.game().clone();
+        s.finish().unwrap();
+        let path = s.replay_path().unwrap();
+        let r = Replay::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let nestris_replay::Start::Snapshot(start) = &r.start else {
+            panic!("a snapshot start");
+        };
+        assert!((0..9).all(|c| start.playfield.is_filled(19, c)));
+        assert_eq!(r.verify().unwrap().final_hash, end.state().state_hash());
+        // Esc leaves the editor for the level menu it was opened over.
+        assert!(s.leave_editor(t));
+        assert_eq!(*s.game(), menu);
+    }
+
+    #[test]
+    fn an_editor_open_from_the_start_is_left_by_quitting() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path(), false);
+        let p = Position {
+            current: nestris_core::position::Piece::I,
+            ..Position::default()
+        };
+        s.open_editor_with(p);
+        assert!(s.editing());
+        let t = run(&mut s, Instant::now(), 10, Buttons::NONE);
+        assert_eq!(s.frames(), 0, "the console waits under the editor");
+        assert!(!s.leave_editor(t));
+        s.save_state(0);
+        assert!(s.toast.is_none(), "no savestates in the editor");
+        let t = tap(&mut s, t, Buttons::START);
+        run(&mut s, t, 100, Buttons::NONE);
+        s.finish().unwrap();
+        // One replay, the try's: the power-on under the editor ran no frame to keep.
+        let kept: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        let r = Replay::from_bytes(&std::fs::read(&kept[0]).unwrap()).unwrap();
+        assert_eq!(r.inputs.len(), 101);
+        assert_eq!(
+            r.verify().unwrap().final_hash,
+            s.game().state().state_hash()
+        );
     }
 }

@@ -307,6 +307,129 @@ fn reference_play_frame() -> Frame {
     f
 }
 
+/// The board editor in the real window (`--editor --position FILE`): the mouse paints
+/// along the bottom row with its left button held and erases a cell with its right, a click
+/// on SAVE writes the file, Enter plays the position (the status file says a game is in
+/// play at its level), E goes back to the editor and Esc leaves the program; the try's
+/// replay starts from the position and replays.
+#[test]
+fn the_board_editor_paints_with_the_mouse_saves_and_plays() {
+    use nestris_render::{FIELD_X, FIELD_Y};
+    require_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let status_path = dir.path().join("status");
+    let stderr_path = dir.path().join("stderr");
+    let (config, data) = (dir.path().join("config.toml"), dir.path().join("data"));
+    let position = dir.path().join("position.txt");
+    std::fs::write(&position, "current I\nnext O\nlevel 19\n").unwrap();
+    let Launched {
+        _xvfb,
+        program: mut game,
+        display,
+        window,
+        ..
+    } = launch(
+        &[
+            "--editor".as_ref(),
+            "--position".as_ref(),
+            position.as_os_str(),
+            "--mute".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+        ],
+        &status_path,
+        &stderr_path,
+        None,
+    );
+    let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    sleep(Duration::from_millis(800));
+    let place = placement(&display, &window, 256, 240);
+    let cell = |row: i32, col: i32| {
+        place.screen(
+            f64::from(FIELD_X + col * 8 + 3),
+            f64::from(FIELD_Y + row * 8 + 3),
+        )
+    };
+    let to = |(x, y): (usize, usize)| [x.to_string(), y.to_string()];
+    let [x, y] = to(cell(19, 0));
+    xdotool(&display, &["mousemove", &x, &y, "mousedown", "1"]);
+    for col in 1..9 {
+        sleep(Duration::from_millis(40));
+        let [x, y] = to(cell(19, col));
+        xdotool(&display, &["mousemove", &x, &y]);
+    }
+    xdotool(&display, &["mouseup", "1"]);
+    let [x, y] = to(cell(19, 4));
+    xdotool(&display, &["mousemove", &x, &y, "click", "3"]);
+    // SAVE: the menu's eleventh line, in cell row 18.
+    let [x, y] = to(place.screen(24.0, 18.0 * 8.0 + 3.0));
+    xdotool(&display, &["mousemove", &x, &y, "click", "1"]);
+    sleep(Duration::from_millis(400));
+    let saved = nestris_replay::position::load_position(&position)
+        .unwrap_or_else(|e| panic!("{e}: {}", stderr()));
+    assert_eq!(saved.cells[19], [1, 1, 1, 1, 0, 1, 1, 1, 1, 0]);
+    assert_eq!((saved.current.letter(), saved.next.letter()), ('I', 'O'));
+    assert_eq!(saved.level, 19);
+    let shot = screenshot(&display, dir.path(), "nestris-window-editor.png");
+    // The block painted at the bottom left, none where the right button erased.
+    let block = |row: i32, col: i32| {
+        shot.at(
+            &place,
+            (FIELD_X + col * 8 + 3) as usize,
+            (FIELD_Y + row * 8 + 3) as usize,
+        )
+    };
+    assert_ne!(block(19, 0), 0, "a block");
+    assert_eq!(block(19, 4), 0, "erased");
+
+    // Enter plays it; E goes back; Esc leaves.
+    xdotool(&display, &["key", "Return"]);
+    let t = Instant::now();
+    while game_mode(&status_path) != Some(4) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "not in play: {}",
+            stderr()
+        );
+        sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        field(&status_path, "level"),
+        Some(19),
+        "{}",
+        status(&status_path)
+    );
+    sleep(Duration::from_millis(500));
+    xdotool(&display, &["key", "e"]);
+    sleep(Duration::from_millis(300));
+    xdotool(&display, &["key", "Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(s) = game.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "Esc did not leave: {}", stderr());
+        sleep(Duration::from_millis(50));
+    };
+    assert!(code.success(), "exit {code}: {}", stderr());
+    let replays: Vec<_> = std::fs::read_dir(data.join("replays"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(replays.len(), 1, "{replays:?}");
+    let r = Replay::load(&replays[0]).unwrap();
+    let Start::Snapshot(start) = &r.start else {
+        panic!("a snapshot start")
+    };
+    assert!(start.playfield.is_filled(19, 0) && !start.playfield.is_filled(19, 4));
+    assert!(r.verify().is_ok(), "the try replays");
+}
+
 #[test]
 fn the_window_plays_from_power_on() {
     require_tools();
