@@ -24,7 +24,7 @@ use nestris_core::position::{Position, COLS, MAX_LEVEL, MAX_LINES, ROWS};
 use nestris_core::Buttons;
 use nestris_render::editor::{EditorView, Item, Value};
 
-/// Frames a direction is held before it repeats, then frames between repeats.
+/// Frames a direction is held before it repeats.
 const REPEAT_AFTER: u32 = 12;
 /// Frames between two repeats of a held direction.
 const REPEAT_EVERY: u32 = 3;
