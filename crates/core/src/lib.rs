@@ -31,6 +31,7 @@ mod buttons;
 mod crash;
 pub mod cycles;
 mod cycles_play;
+pub mod das_only;
 mod demo;
 pub mod encode;
 mod events;
@@ -56,6 +57,7 @@ pub mod view;
 
 pub use buttons::Buttons;
 pub use crash::{Crash, CrashMode};
+pub use das_only::DasOnly;
 pub use demo::{DemoData, DemoRecorder, DEMO_BUTTON_BYTES};
 pub use events::{Cycles, FrameEvents};
 pub use flow::{Block, Cut, Jump, PlayerCut, Resume, Then};
@@ -65,6 +67,7 @@ pub use playfield::Playfield;
 pub use region::Region;
 pub use snapshot::{Snapshot, SnapshotError};
 pub use variant::{
-    cap_lines, CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant, VARIANT_LEN,
+    cap_lines, drought_repicks, CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant,
+    VariantBytes, DROUGHT_MAX, DROUGHT_MAX_REPICKS, VARIANT_LEN, VARIANT_V1_LEN,
 };
 pub use view::{Board, GameMode, PlayState, Screen};
