@@ -4,7 +4,7 @@
 //! TetrisGYM builds it on its tap-speed display (`hzControl`, run before the shift in
 //! every frame of the active piece). A *tap* is a press of Left alone or Right alone; taps
 //! of one direction each less than 16 frames after the one before are one *burst*. A tap
-//! that comes too soon after its burst's first ([`TAP_LIMITS`]: on NTSC the 2nd tap of a
+//! that comes too soon after its burst's first (`TAP_LIMITS`: on NTSC the 2nd tap of a
 //! burst 4 frames after the 1st at the soonest, the 3rd 11, then 6 frames a tap, auto-shift's
 //! own pace; the 10th and on never)
 //! disables shifting. While shifting is disabled and Left or Right is held, the shift

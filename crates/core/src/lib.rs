@@ -50,6 +50,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod tally;
+pub mod tap_test;
 pub mod timing;
 pub mod trainer;
 mod variant;

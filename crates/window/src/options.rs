@@ -46,6 +46,9 @@ pub struct WindowOptions {
     /// Start in this game instead of at power-on (a trainer's practice start): its high-
     /// score table is replaced by the kept one, and no score of the session is kept.
     pub start: Option<Game>,
+    /// Open the tap-speed test instead of the game (`run_tap_test`, with this region,
+    /// scale, sound and config).
+    pub tap_test: bool,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -64,6 +67,7 @@ impl fmt::Debug for WindowOptions {
             .field("crash_mode", &self.crash_mode)
             .field("colours", &self.colours)
             .field("start", &self.start.is_some())
+            .field("tap_test", &self.tap_test)
             .finish()
     }
 }
@@ -86,6 +90,7 @@ impl Default for WindowOptions {
             crash_mode: CrashMode::Cartridge,
             colours: LevelColours::Classic,
             start: None,
+            tap_test: false,
         }
     }
 }
@@ -93,9 +98,11 @@ impl Default for WindowOptions {
 /// The usage text of [`WindowOptions::from_args`].
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
 [--colours classic|nestris] [--rom tetris.nes] [--config FILE] [--data-dir DIR] \
-[--replay-dir DIR] [--replay FILE]
+[--replay-dir DIR] [--replay FILE] [--tap-test]
   --replay FILE  watch a replay (.nestris or .fm2) instead of playing: Space pause, \
-Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
+Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit
+  --tap-test     the tap-speed test: taps a second and the best, frames between taps, \
+frames from a spawn to the first tap; Esc quits";
 
 impl WindowOptions {
     /// Parses the binary's flags (the arguments after the program name) over the defaults.
@@ -117,6 +124,7 @@ impl WindowOptions {
                 "--pal" => o.region = Region::Pal,
                 "--ntsc" => o.region = Region::Ntsc,
                 "--hud" => o.hud = true,
+                "--tap-test" => o.tap_test = true,
                 "--mute" => o.mute = true,
                 "--scale" => {
                     let v = value("--scale")?;
@@ -196,6 +204,12 @@ mod tests {
         let o = WindowOptions::from_args(args("--replay games/a.nestris --hud")).unwrap();
         assert_eq!(o.replay, Some(PathBuf::from("games/a.nestris")));
         assert!(o.hud);
+        assert!(!o.tap_test);
+        assert!(
+            WindowOptions::from_args(args("--tap-test"))
+                .unwrap()
+                .tap_test
+        );
     }
 
     #[test]
