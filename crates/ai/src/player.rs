@@ -482,6 +482,7 @@ mod tests {
                 }),
                 None,
             ],
+            ..Variant::CARTRIDGE
         };
         let mut game = Game::from_snapshot(snap).unwrap();
         let mut counter = UncappedScore::new(&game);

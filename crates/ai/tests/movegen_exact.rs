@@ -260,6 +260,7 @@ fn capped(rule: CapRule) -> Variant {
             }),
             None,
         ],
+        ..Variant::CARTRIDGE
     }
 }
 

@@ -72,10 +72,13 @@ pub struct Args {
     pub crash: nestris_core::CrashMode,
     /// Start in a practice game instead of at power-on: transition (five lines before
     /// the first level-up), tetris-ready (a stack with the well open), ks or ksx2 (one or
-    /// two rows a frame from --cap lines on), halt (the game ends at --cap lines). Scores
-    /// of the session are not kept; the replay starts from the practice game.
+    /// two rows a frame from --cap lines on), halt (the game ends at --cap lines), drought
+    /// (fewer I pieces, by --drought), das-only (taps do not move the piece, auto-shift
+    /// does); or tap-test, a screen that measures your tapping (taps per second and the
+    /// best, frames between taps, frames from a spawn to the first tap). Scores of the
+    /// session are not kept; the replay starts from the practice game.
     #[arg(long, value_name = "NAME", value_parser = parse_trainer, conflicts_with_all = ["tui", "ai"])]
-    pub trainer: Option<nestris_core::trainer::Trainer>,
+    pub trainer: Option<TrainerChoice>,
     /// The trainer's start level (0-19).
     #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "trainer", value_parser = clap::value_parser!(u8).range(0..=19))]
     pub level: u8,
@@ -88,13 +91,67 @@ pub struct Args {
     /// editor's SAVE writes (the format: README, "The board editor"). Keys: below.
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["tui", "ai", "trainer"])]
     pub editor: Option<Option<PathBuf>>,
+    /// The drought trainer's strength, TetrisGYM's drought modifier: 0 (none) to 18 (no
+    /// I piece at all), or as TetrisGYM shows it, 0-9 then A-I; default 10 (A).
+    #[arg(long, value_name = "N", requires = "trainer", value_parser = parse_drought)]
+    pub drought: Option<u8>,
+}
+
+/// What `--trainer` names: a practice game, or the tap-speed test.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TrainerChoice {
+    /// A practice game.
+    Game(nestris_core::trainer::Trainer),
+    /// The tap-speed test screen.
+    TapTest,
 }
 
 /// `--trainer NAME`.
-fn parse_trainer(name: &str) -> Result<nestris_core::trainer::Trainer, String> {
-    nestris_core::trainer::Trainer::from_name(name).ok_or_else(|| {
-        format!("unknown trainer {name:?}: use transition, tetris-ready, ks, ksx2 or halt")
-    })
+fn parse_trainer(name: &str) -> Result<TrainerChoice, String> {
+    if name == "tap-test" {
+        return Ok(TrainerChoice::TapTest);
+    }
+    nestris_core::trainer::Trainer::from_name(name)
+        .map(TrainerChoice::Game)
+        .ok_or_else(|| {
+            let names: Vec<&str> = nestris_core::trainer::Trainer::ALL
+                .iter()
+                .map(|t| t.name())
+                .collect();
+            format!(
+                "unknown trainer {name:?}: use {} or tap-test",
+                names.join(", ")
+            )
+        })
+}
+
+/// `--drought N`: 0-18, or TetrisGYM's digit (0-9, A-I).
+fn parse_drought(v: &str) -> Result<u8, String> {
+    let max = nestris_core::DROUGHT_MAX;
+    let n = match v.parse::<u8>() {
+        Ok(n) => Some(n),
+        Err(_) => match v.as_bytes() {
+            [c @ (b'A'..=b'I' | b'a'..=b'i')] => Some(c.to_ascii_uppercase() - b'A' + 10),
+            _ => None,
+        },
+    };
+    n.filter(|&n| n <= max)
+        .ok_or_else(|| format!("drought {v:?}: use 0-{max} (or TetrisGYM's 0-9, A-I)"))
+}
+
+/// The practice game of `--trainer` with its options.
+fn trainer_game(
+    t: nestris_core::trainer::Trainer,
+    region: Region,
+    args: &Args,
+) -> nestris_core::Game {
+    use nestris_core::trainer::Trainer;
+    let t = match (t, args.drought) {
+        (Trainer::Drought(_), Some(m)) => Trainer::Drought(m),
+        _ => t,
+    };
+    let default_cap = if t == Trainer::Halt { 100 } else { 0 };
+    t.game(region, args.level, args.cap.unwrap_or(default_cap))
 }
 
 /// The input model for a tap rate in Hz.
@@ -150,6 +207,21 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.trainer == Some(TrainerChoice::TapTest) {
+        let mut options = nestris_window::TapTestOptions {
+            region,
+            mute: args.mute,
+            ..Default::default()
+        };
+        if let Some(s) = args.scale {
+            options.scale = s;
+        }
+        if let Some(p) = &args.config {
+            options.config_path = p.clone();
+        }
+        nestris_window::run_tap_test(options)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut options = nestris_window::WindowOptions {
         ai: pilot,
         region,
@@ -157,14 +229,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         mute: args.mute,
         crash_mode: args.crash,
         colours: args.colours,
-        start: args.trainer.map(|t| {
-            let default_cap = if t == nestris_core::trainer::Trainer::Halt {
-                100
-            } else {
-                0
-            };
-            t.game(region, args.level, args.cap.unwrap_or(default_cap))
-        }),
+        start: match args.trainer {
+            Some(TrainerChoice::Game(t)) => Some(trainer_game(t, region, args)),
+            _ => None,
+        },
         ..Default::default()
     };
     if let Some(file) = &args.editor {
@@ -236,4 +304,39 @@ pub fn watch(replay: nestris_replay::Replay, how: Watch) -> Result<()> {
         options.scale = s;
     }
     Ok(nestris_window::play_replay(replay, options)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::trainer::Trainer;
+
+    #[test]
+    fn droughts_read_as_numbers_or_tetrisgym_s_digits() {
+        assert_eq!(parse_drought("0"), Ok(0));
+        assert_eq!(parse_drought("9"), Ok(9));
+        assert_eq!(parse_drought("A"), Ok(10));
+        assert_eq!(parse_drought("i"), Ok(18));
+        assert_eq!(parse_drought("18"), Ok(18));
+        assert!(parse_drought("19").is_err());
+        assert!(parse_drought("J").is_err());
+        assert!(parse_drought("").is_err());
+    }
+
+    #[test]
+    fn every_trainer_and_the_tap_test_parse_by_name() {
+        for t in Trainer::ALL {
+            assert_eq!(parse_trainer(t.name()), Ok(TrainerChoice::Game(t)));
+        }
+        assert_eq!(parse_trainer("tap-test"), Ok(TrainerChoice::TapTest));
+        // --drought sets the drought trainer's modifier, and only its.
+        let args = Args {
+            drought: Some(15),
+            ..Args::default()
+        };
+        let g = trainer_game(Trainer::Drought(10), Region::Ntsc, &args);
+        assert_eq!(g.state().variant.drought, 15);
+        let g = trainer_game(Trainer::DasOnly, Region::Ntsc, &args);
+        assert_eq!(g.state().variant.drought, 0);
+    }
 }

@@ -220,3 +220,29 @@ fn one_bad_trace_does_not_stop_the_others() {
             "2 traces: 1 ok, 0 diverged, 1 unreadable",
         ));
 }
+
+#[test]
+fn play_names_its_trainers_and_refuses_a_bad_drought() {
+    nestris()
+        .args(["play", "--trainer", "nope"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "use transition, tetris-ready, ks, ksx2, halt, drought, das-only or tap-test",
+        ));
+    for bad in ["19", "J", "x"] {
+        nestris()
+            .args(["play", "--trainer", "drought", "--drought", bad])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "use 0-18 (or TetrisGYM's 0-9, A-I)",
+            ));
+    }
+    nestris()
+        .args(["play", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("tap-test"))
+        .stdout(predicate::str::contains("--drought"));
+}

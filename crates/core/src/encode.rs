@@ -393,10 +393,11 @@ impl Snapshot {
         if self.variant.is_cartridge() {
             return fnv1a(&self.encode());
         }
+        let variant = self.variant.encode();
         let mut bytes = [0u8; ENCODED_LEN + crate::VARIANT_LEN];
         bytes[..ENCODED_LEN].copy_from_slice(&self.encode());
-        bytes[ENCODED_LEN..].copy_from_slice(&self.variant.encode());
-        fnv1a(&bytes)
+        bytes[ENCODED_LEN..ENCODED_LEN + variant.len()].copy_from_slice(&variant);
+        fnv1a(&bytes[..ENCODED_LEN + variant.len()])
     }
 
     /// What layout 1 leaves out, as [`TIMING_LEN`] bytes: the render flags, the sub-frame

@@ -16,6 +16,9 @@ use crate::region::Region;
 use crate::snapshot::{Snapshot, SnapshotError};
 use crate::tables::{GARBAGE_BLANK_END, GARBAGE_TILES, ORIENTATION_TYPE, SPAWN_TABLE, TILE_EMPTY};
 
+/// The I piece's spawn orientation id, the one a drought deals less often.
+const I_SPAWN_ID: u8 = SPAWN_TABLE[6];
+
 /// `musicSelectionTable`: the track for each music choice, then its fast version (allegro).
 const MUSIC_SELECTION: [u8; 8] = [3, 4, 5, 0xFF, 6, 7, 8, 0xFF];
 
@@ -979,6 +982,10 @@ impl Game {
             // TetrisGYM copies the entered seed into its generator at every game's init.
             seed.state = seed.input;
         }
+        if let Some(d) = &mut s.variant.das_only {
+            // TetrisGYM's init clears the disabled count and calls `hzStart`.
+            *d = crate::DasOnly::default();
+        }
         s.render_mode = 3;
         s.autorepeat_y = s.region.first_piece_delay();
         self.s.flow.demo_held = 0;
@@ -1038,16 +1045,31 @@ impl Game {
             self.s.flow.demo_index = self.s.flow.demo_index.wrapping_add(1);
             return piece;
         }
-        if let Some(seed) = &mut self.s.variant.seed {
-            // TetrisGYM's seed mode: its own generator; `rng_seed` goes on unread.
-            self.s.spawn_id = seed.pick(self.s.spawn_id);
-            return self.s.spawn_id;
+        let drought = self.s.variant.drought;
+        let mut repicks = 0;
+        loop {
+            let rng_low = if let Some(seed) = &mut self.s.variant.seed {
+                // TetrisGYM's seed mode: its own generator; `rng_seed` goes on unread.
+                self.s.spawn_id = seed.pick(self.s.spawn_id);
+                seed.state[1]
+            } else {
+                let p = pick_piece(self.s.rng, self.s.spawn_count, self.s.spawn_id);
+                self.s.rng = p.rng;
+                self.s.spawn_count = p.spawn_count;
+                self.s.spawn_id = p.piece;
+                p.rng as u8
+            };
+            // TetrisGYM's drought mode picks an I again (`pickTetriminoDrought`); with a
+            // seed (which TetrisGYM cannot combine with it) from the seed's generator.
+            if drought == 0
+                || self.s.spawn_id != I_SPAWN_ID
+                || !crate::drought_repicks(drought, rng_low)
+                || repicks == crate::DROUGHT_MAX_REPICKS
+            {
+                return self.s.spawn_id;
+            }
+            repicks += 1;
         }
-        let p = pick_piece(self.s.rng, self.s.spawn_count, self.s.spawn_id);
-        self.s.rng = p.rng;
-        self.s.spawn_count = p.spawn_count;
-        self.s.spawn_id = p.piece;
-        p.piece
     }
 
     /// `incrementPieceStat` for the piece type of orientation `piece`.

@@ -31,6 +31,7 @@ mod buttons;
 mod crash;
 pub mod cycles;
 mod cycles_play;
+pub mod das_only;
 mod demo;
 pub mod encode;
 mod events;
@@ -50,6 +51,7 @@ mod region;
 mod snapshot;
 pub mod tables;
 pub mod tally;
+pub mod tap_test;
 pub mod timing;
 pub mod trainer;
 mod variant;
@@ -57,6 +59,7 @@ pub mod view;
 
 pub use buttons::Buttons;
 pub use crash::{Crash, CrashMode};
+pub use das_only::DasOnly;
 pub use demo::{DemoData, DemoRecorder, DEMO_BUTTON_BYTES};
 pub use events::{Cycles, FrameEvents};
 pub use flow::{Block, Cut, Jump, PlayerCut, Resume, Then};
@@ -66,6 +69,7 @@ pub use playfield::Playfield;
 pub use region::Region;
 pub use snapshot::{Snapshot, SnapshotError};
 pub use variant::{
-    cap_lines, CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant, VARIANT_LEN,
+    cap_lines, drought_repicks, CapAt, CapRule, GymSeed, Label, LineCap, SeedRule, Variant,
+    VariantBytes, DROUGHT_MAX, DROUGHT_MAX_REPICKS, VARIANT_LEN, VARIANT_V1_LEN,
 };
 pub use view::{Board, GameMode, PlayState, Screen};

@@ -11,6 +11,7 @@
 use crate::bcd;
 use crate::buttons::Buttons;
 use crate::cycles_play as cy;
+use crate::das_only::Shift;
 use crate::demo::DemoData;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
@@ -87,7 +88,19 @@ impl Game {
                 (false, cy::UNASSIGN)
             }
             1 => {
-                let c = cy::CONTROLS + self.shift(ev) + self.rotate(ev) + self.drop(ev);
+                let shift = match &mut self.s.variant.das_only {
+                    // The demo plays by the cartridge's rules (its inputs were recorded so).
+                    Some(d) if self.s.game_mode != 5 => {
+                        let pal = self.s.region == crate::Region::Pal;
+                        match d.frame(self.s.pressed, self.s.held, pal) {
+                            Shift::Normal => self.shift(ev),
+                            Shift::Skip => 0,
+                            Shift::CatchUp => self.shift(ev) + self.shift(ev) + self.shift(ev),
+                        }
+                    }
+                    _ => self.shift(ev),
+                };
+                let c = cy::CONTROLS + shift + self.rotate(ev) + self.drop(ev);
                 (false, c)
             }
             2 => (false, self.lock(ev)),
@@ -522,6 +535,9 @@ impl Game {
         s.y = 0;
         s.play_state = 1;
         s.x = 5;
+        if let Some(d) = &mut s.variant.das_only {
+            d.start_piece();
+        }
         let kind = crate::tables::ORIENTATION_TYPE[s.next_piece as usize % 20] as usize;
         let piece = SPAWN_TABLE[kind];
         s.piece = piece;

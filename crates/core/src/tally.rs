@@ -230,11 +230,7 @@ impl Tally {
     /// until the next burst has two taps.
     pub fn tap_rate_tenths(&self, frame_rate: f64) -> Option<u32> {
         let (taps, frames) = self.last_burst?;
-        if frames == 0 {
-            return None;
-        }
-        let hz = f64::from(taps - 1) * frame_rate / f64::from(frames);
-        Some((hz * 10.0 + 0.5) as u32)
+        taps_per_second_tenths(taps, frames, frame_rate)
     }
 
     /// The projected score at the transition to `level` (one of [`PACE_LEVELS`], or any
@@ -267,6 +263,17 @@ impl Tally {
         }
         None
     }
+}
+
+/// Taps a second, in tenths (rounded), of `taps` taps over the `frames` frames from the
+/// first to the last at `frame_rate`: the taps after the first over the time they took.
+/// `None` for fewer than two taps.
+pub fn taps_per_second_tenths(taps: u32, frames: u32, frame_rate: f64) -> Option<u32> {
+    if taps < 2 || frames == 0 {
+        return None;
+    }
+    let hz = f64::from(taps - 1) * frame_rate / f64::from(frames);
+    Some((hz * 10.0 + 0.5) as u32)
 }
 
 /// How far ahead the level rule is followed: a game started at 29 first goes up at line

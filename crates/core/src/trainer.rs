@@ -1,7 +1,7 @@
 //! Practice starts, as the trainers of TetrisGYM offer them: a game set up to practise one
 //! thing. Each is an ordinary start state (a [`Game`]): its rules are the cartridge's
-//! except where a [`Variant`] says otherwise (the line caps), so a replay of it starts from
-//! its snapshot and carries what differs.
+//! except where a [`Variant`] says otherwise (the line caps, the drought, DAS-only), so a
+//! replay of it starts from its snapshot and carries what differs.
 //!
 //! - **Transition**: five lines before the start level's first level-up (level 18: 125
 //!   lines, the transition to 19 at 130), to practise the speed change.
@@ -10,6 +10,11 @@
 //! - **Killscreen** / **double killscreen**: one or two rows a frame from the cap on
 //!   (by default from the first frame), TetrisGYM's KS and KSx2 line caps.
 //! - **Halt**: the game ends when the cap's line count is reached (a sprint to N lines).
+//! - **Drought**: fewer I pieces, by TetrisGYM's drought modifier (0-18; at 18 none).
+//! - **DAS-only**: taps and rolls do not move the piece, auto-shift does (TetrisGYM's
+//!   DAS-only mode, see [`crate::das_only`]).
+//!
+//! TetrisGYM's tap-speed test is not a game: it is [`crate::tap_test`].
 
 use crate::{CapAt, CapRule, Game, GameSetup, LineCap, Region, Variant};
 
@@ -26,7 +31,15 @@ pub enum Trainer {
     DoubleKillscreen,
     /// The game ends at `cap` lines.
     Halt,
+    /// I pieces made rarer by a drought modifier (1-18, TetrisGYM's scale).
+    Drought(u8),
+    /// Only auto-shift moves the piece.
+    DasOnly,
 }
+
+/// The drought trainer's modifier unless told otherwise: half the I pieces picked again
+/// (TetrisGYM's `A`).
+pub const DEFAULT_DROUGHT: u8 = 10;
 
 /// The three block tiles, for stacks the trainers build.
 const BLOCK_TILES: [u8; 3] = [0x7B, 0x7C, 0x7D];
@@ -36,12 +49,14 @@ const READY_HEIGHTS: [usize; 10] = [6, 5, 5, 4, 6, 7, 5, 4, 5, 0];
 
 impl Trainer {
     /// Every trainer, in menu order.
-    pub const ALL: [Trainer; 5] = [
+    pub const ALL: [Trainer; 7] = [
         Trainer::Transition,
         Trainer::TetrisReady,
         Trainer::Killscreen,
         Trainer::DoubleKillscreen,
         Trainer::Halt,
+        Trainer::Drought(DEFAULT_DROUGHT),
+        Trainer::DasOnly,
     ];
 
     /// The name on the command line.
@@ -52,6 +67,8 @@ impl Trainer {
             Trainer::Killscreen => "ks",
             Trainer::DoubleKillscreen => "ksx2",
             Trainer::Halt => "halt",
+            Trainer::Drought(_) => "drought",
+            Trainer::DasOnly => "das-only",
         }
     }
 
@@ -66,7 +83,9 @@ impl Trainer {
             Trainer::Killscreen => CapRule::Ks,
             Trainer::DoubleKillscreen => CapRule::KsX2,
             Trainer::Halt => CapRule::Halt,
-            Trainer::Transition | Trainer::TetrisReady => return None,
+            Trainer::Transition | Trainer::TetrisReady | Trainer::Drought(_) | Trainer::DasOnly => {
+                return None
+            }
         };
         Some(LineCap {
             at: CapAt::Lines(cap),
@@ -79,6 +98,11 @@ impl Trainer {
     pub fn game(self, region: Region, level: u8, cap: u16) -> Game {
         let variant = Variant {
             caps: [self.cap(cap), None],
+            drought: match self {
+                Trainer::Drought(m) => m.min(crate::DROUGHT_MAX),
+                _ => 0,
+            },
+            das_only: (self == Trainer::DasOnly).then(crate::DasOnly::default),
             ..Variant::CARTRIDGE
         };
         let game = Game::new(GameSetup {
@@ -174,5 +198,20 @@ mod tests {
         assert!(!g.state().variant.halts(18, 99));
         assert!(Trainer::from_name("tetris-ready") == Some(Trainer::TetrisReady));
         assert!(Trainer::from_name("nope").is_none());
+    }
+
+    #[test]
+    fn drought_and_das_only_trainers_play_under_their_variant() {
+        let g = Trainer::Drought(18).game(Region::Ntsc, 18, 0);
+        assert_eq!(g.state().variant.label().as_str(), "drought 18");
+        assert_eq!(
+            Trainer::from_name("drought"),
+            Some(Trainer::Drought(DEFAULT_DROUGHT))
+        );
+        let g = Trainer::Drought(99).game(Region::Ntsc, 18, 0);
+        assert_eq!(g.state().variant.drought, crate::DROUGHT_MAX, "at most 18");
+        let g = Trainer::DasOnly.game(Region::Pal, 9, 0);
+        assert_eq!(g.state().variant.label().as_str(), "das-only");
+        assert_eq!(Trainer::from_name("das-only"), Some(Trainer::DasOnly));
     }
 }

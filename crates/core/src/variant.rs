@@ -1,5 +1,6 @@
 //! Rules that are not the cartridge's, as game-setup options: TetrisGYM's seeded pieces
-//! and line caps (the formats the community plays bots and races on).
+//! and line caps (the formats the community plays bots and races on), and two of its
+//! trainers, the drought and DAS-only.
 //!
 //! A [`Variant`] is part of the save state ([`crate::Snapshot::variant`]) and of a replay,
 //! so a variant game replays as it was played. [`Variant::CARTRIDGE`] (the default) is the
@@ -23,7 +24,13 @@
 //! does), [`CapRule::Halt`] the game ends when the clear that reaches the cap has been
 //! scored (the curtain, as a top-out). BetaTetris's format is double killscreen at level
 //! 39 and a halt at level 49 (430 lines from level 18): [`Variant::betatetris`].
+//!
+//! **Drought.** TetrisGYM's drought modifier (0-18) makes I pieces rarer: when the picker
+//! deals an I, it may pick again ([`drought_repicks`]), as often as the modifier says; at
+//! 18 no I is dealt. **DAS-only**: taps and rolls do not move the piece, auto-shift does
+//! ([`crate::das_only`]; its counters live here, in the state).
 
+use crate::das_only::DasOnly;
 use crate::lfsr::{lfsr_step, pick_piece};
 
 /// Which TetrisGYM version's seed rule ("SPS" version) deals the pieces.
@@ -158,19 +165,51 @@ pub struct Variant {
     /// Up to two line caps (BetaTetris's format has two).
     #[cfg_attr(feature = "serde", serde(default))]
     pub caps: [Option<LineCap>; 2],
+    /// TetrisGYM's drought modifier (0 off, up to [`DROUGHT_MAX`]: fewer I pieces the
+    /// higher it is; see [`drought_repicks`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub drought: u8,
+    /// TetrisGYM's DAS-only mode and its tap counters (see [`crate::das_only`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub das_only: Option<DasOnly>,
 }
 
-/// Length of [`Variant::encode`].
-pub const VARIANT_LEN: usize = 1 + 7 + 2 * 4;
+/// Length of [`Variant::encode`]'s longest layout (version 2); version 1 is
+/// [`VARIANT_V1_LEN`] bytes.
+pub const VARIANT_LEN: usize = VARIANT_V1_LEN + 8;
 
-/// Version of [`Variant::encode`]'s layout.
-const VARIANT_VERSION: u8 = 1;
+/// Length of layout version 1 (a seed and two caps).
+pub const VARIANT_V1_LEN: usize = 1 + 7 + 2 * 4;
+
+/// The highest drought modifier TetrisGYM's menu offers (shown there as `I`: no I piece
+/// at all).
+pub const DROUGHT_MAX: u8 = 18;
+
+/// `pickTetriminoDrought` (TetrisGYM): whether a pick that dealt an I is picked again,
+/// under drought `modifier` with `rng_low` the generator's second byte (`rng_seed+1`)
+/// after the pick. TetrisGYM adds its low nibble and 2 (`adc #1` with the carry its
+/// `cmp #$12` left set) and picks again when that is below the modifier in a signed
+/// 8-bit compare (`bmi`): for modifier `m`, `m - 2` of the 16 nibbles (up to all of
+/// them from 18) re-pick, so the share of I pieces falls as `m` rises and is 0 at 18.
+#[inline]
+pub const fn drought_repicks(modifier: u8, rng_low: u8) -> bool {
+    let a = (rng_low & 0x0F) + 2;
+    a.wrapping_sub(modifier) & 0x80 != 0
+}
+
+/// Picks past the first a drought may take to deal one piece: the cartridge's picker
+/// moves on every pick (its counter or its generator), and every state reaches a piece
+/// other than an I in fewer picks than this (`variant::tests` tries every state); the
+/// bound only keeps the engine's loop finite whatever the state.
+pub const DROUGHT_MAX_REPICKS: u32 = 64;
 
 impl Variant {
     /// The cartridge's own rules.
     pub const CARTRIDGE: Variant = Variant {
         seed: None,
         caps: [None, None],
+        drought: 0,
+        das_only: None,
     };
 
     /// BetaTetris's format around `seed` (a TetrisGYM v5 seed): double killscreen from
@@ -188,12 +227,18 @@ impl Variant {
                     rule: CapRule::Halt,
                 }),
             ],
+            drought: 0,
+            das_only: None,
         }
     }
 
     /// True for the cartridge's own rules.
     pub const fn is_cartridge(&self) -> bool {
-        self.seed.is_none() && self.caps[0].is_none() && self.caps[1].is_none()
+        self.seed.is_none()
+            && self.caps[0].is_none()
+            && self.caps[1].is_none()
+            && self.drought == 0
+            && self.das_only.is_none()
     }
 
     /// The strongest gravity rule in force at `level` with `lines` (`None`: the table's).
@@ -273,13 +318,26 @@ impl Variant {
                 }
             }
         }
+        if self.drought != 0 {
+            sep(&mut out);
+            out.push_str("drought ");
+            out.push_dec(self.drought as u32);
+        }
+        if self.das_only.is_some() {
+            sep(&mut out);
+            out.push_str("das-only");
+        }
         out
     }
 
-    /// The variant as [`VARIANT_LEN`] bytes (for replays and the state hash).
-    pub fn encode(&self) -> [u8; VARIANT_LEN] {
+    /// The variant's bytes (for replays and the state hash): layout version 1
+    /// ([`VARIANT_V1_LEN`] bytes: a seed, two caps) when that holds it, else version 2
+    /// ([`VARIANT_LEN`]: version 1's fields, then the drought and DAS-only). Writing the
+    /// oldest layout that holds a variant keeps the bytes, and so the state hashes, of
+    /// every game the older layout could hold: their replays verify as they did.
+    pub fn encode(&self) -> VariantBytes {
         let mut b = [0u8; VARIANT_LEN];
-        b[0] = VARIANT_VERSION;
+        b[0] = 1;
         if let Some(s) = self.seed {
             b[1] = match s.rule {
                 SeedRule::V4 => 1,
@@ -304,12 +362,39 @@ impl Variant {
                 b[at + 1..at + 3].copy_from_slice(&value.to_le_bytes());
             }
         }
-        b
+        if self.drought == 0 && self.das_only.is_none() {
+            return VariantBytes {
+                buf: b,
+                len: VARIANT_V1_LEN,
+            };
+        }
+        b[0] = 2;
+        b[16] = self.drought;
+        if let Some(d) = self.das_only {
+            b[17] = 1;
+            b[18..24].copy_from_slice(&d.encode());
+        }
+        VariantBytes {
+            buf: b,
+            len: VARIANT_LEN,
+        }
     }
 
-    /// Reads [`Variant::encode`]'s bytes; `None` when they are not a variant's.
+    /// The length of the layout whose version byte is `version` (the block's first
+    /// byte), `None` for a version this program does not know.
+    pub const fn encoded_len(version: u8) -> Option<usize> {
+        match version {
+            1 => Some(VARIANT_V1_LEN),
+            2 => Some(VARIANT_LEN),
+            _ => None,
+        }
+    }
+
+    /// Reads [`Variant::encode`]'s bytes (either layout); `None` when they are not a
+    /// variant's, or not the layout [`Variant::encode`] writes for it.
     pub fn decode(b: &[u8]) -> Option<Variant> {
-        if b.len() != VARIANT_LEN || b[0] != VARIANT_VERSION {
+        let version = *b.first()?;
+        if Some(b.len()) != Variant::encoded_len(version) {
             return None;
         }
         let seed = match b[1] {
@@ -349,7 +434,37 @@ impl Variant {
                 _ => return None,
             };
         }
-        Some(Variant { seed, caps })
+        let mut v = Variant {
+            seed,
+            caps,
+            ..Variant::CARTRIDGE
+        };
+        if version == 2 {
+            v.drought = b[16];
+            v.das_only = match b[17] {
+                0 if b[18..24] == [0; 6] => None,
+                1 => Some(DasOnly::decode(&b[18..24])?),
+                _ => return None,
+            };
+            if v.drought > DROUGHT_MAX || (v.drought == 0 && v.das_only.is_none()) {
+                return None;
+            }
+        }
+        Some(v)
+    }
+}
+
+/// [`Variant::encode`]'s bytes: [`VARIANT_V1_LEN`] or [`VARIANT_LEN`] of them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct VariantBytes {
+    buf: [u8; VARIANT_LEN],
+    len: usize,
+}
+
+impl core::ops::Deref for VariantBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.buf[..self.len]
     }
 }
 
@@ -480,15 +595,174 @@ mod tests {
                     }),
                     None,
                 ],
+                ..Variant::CARTRIDGE
             },
         ];
         for v in variants {
+            assert_eq!(v.encode().len(), VARIANT_V1_LEN, "version 1 holds {v:?}");
             assert_eq!(Variant::decode(&v.encode()), Some(v));
         }
-        let mut bad = Variant::betatetris(None).encode();
+        // The drought and DAS-only need layout 2, whose first 16 bytes are layout 1's.
+        let v2 = [
+            Variant {
+                drought: 9,
+                ..Variant::betatetris(GymSeed::new(0xABCDEF, SeedRule::V5))
+            },
+            Variant {
+                das_only: Some(crate::DasOnly {
+                    taps: 3,
+                    left: 1,
+                    debounce: 2,
+                    frames: 12,
+                    disabled: 1,
+                }),
+                ..Variant::CARTRIDGE
+            },
+            Variant {
+                drought: DROUGHT_MAX,
+                das_only: Some(crate::DasOnly::default()),
+                ..Variant::CARTRIDGE
+            },
+        ];
+        for v in v2 {
+            let b = v.encode();
+            assert_eq!((b.len(), b[0]), (VARIANT_LEN, 2));
+            assert_eq!(Variant::decode(&b), Some(v));
+        }
+        let b = v2[0].encode();
+        let mut v1 =
+            Variant::betatetris(GymSeed::new(0xABCDEF, SeedRule::V5)).encode()[..].to_vec();
+        v1[0] = 2;
+        assert_eq!(&b[..VARIANT_V1_LEN], &v1[..]);
+        // A drought past 18, a version-2 block with nothing of version 2 in it, a version
+        // 2 cut to version 1's length, a version not known: refused.
+        let mut bad = b.to_vec();
+        bad[16] = DROUGHT_MAX + 1;
+        assert_eq!(Variant::decode(&bad), None);
+        bad[16] = 0;
+        assert_eq!(Variant::decode(&bad), None);
+        assert_eq!(Variant::decode(&b[..VARIANT_V1_LEN]), None);
+        let mut bad = b.to_vec();
+        bad[0] = 3;
+        assert_eq!(Variant::decode(&bad), None);
+        let mut bad = v2[1].encode().to_vec();
+        bad[17] = 2;
+        assert_eq!(Variant::decode(&bad), None);
+        let mut bad = Variant::betatetris(None).encode().to_vec();
         bad[8] = 0x33;
         assert_eq!(Variant::decode(&bad), None);
         assert_eq!(Variant::decode(&[1; 3]), None);
+    }
+
+    /// `pickRandomTetrimino` then `pickTetriminoPost` of TetrisGYM's drought mode, read
+    /// off its source instruction by instruction (the accumulator and the carry flag as
+    /// the 6502 keeps them), apart from the engine's picker: the reference the engine's
+    /// picks are checked against.
+    fn gym_drought_pick(rng: &mut u16, count: &mut u8, spawn_id: &mut u8, modifier: u8) {
+        use crate::tables::SPAWN_TABLE;
+        loop {
+            // pickRandomTetrimino
+            *count = count.wrapping_add(1);
+            let a = ((*rng >> 8) as u8).wrapping_add(*count) & 7;
+            let a = if a != 7 && SPAWN_TABLE[a as usize] != *spawn_id {
+                SPAWN_TABLE[a as usize]
+            } else {
+                *rng = lfsr_step(*rng);
+                let mut a = ((*rng >> 8) as u8 & 7).wrapping_add(*spawn_id);
+                while a >= 7 {
+                    a -= 7;
+                }
+                SPAWN_TABLE[a as usize]
+            };
+            *spawn_id = a;
+            // pickTetriminoDrought: `cmp #$12` leaves the carry set when A >= $12.
+            let carry = u8::from(a >= 0x12);
+            if a != 0x12 {
+                return;
+            }
+            // `lda rng_seed+1`, `and #$F`, `adc #1`, `cmp droughtModifier`, `bmi`.
+            let a = (*rng as u8 & 0x0F) + 1 + carry;
+            if a.wrapping_sub(modifier) & 0x80 == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Deals `n` pieces from `game` with `steps(i)` generator steps before pick `i` (the
+    /// frames between spawns), checking each against the reference; returns the I share
+    /// in percent.
+    fn deal_and_check(modifier: u8, n: u32) -> f64 {
+        let mut g = crate::Game::new(crate::GameSetup {
+            variant: Variant {
+                drought: modifier,
+                ..Variant::CARTRIDGE
+            },
+            ..crate::GameSetup::default()
+        });
+        let demo = crate::DemoData::BUILTIN;
+        let (mut rng, mut count, mut id) = (g.s.rng, g.s.spawn_count, g.s.spawn_id);
+        let mut i_pieces = 0;
+        for i in 0..n {
+            // GYM's own probability check steps 3 to 11 times between picks.
+            for _ in 0..(3 + i % 9) {
+                g.s.rng = lfsr_step(g.s.rng);
+                rng = lfsr_step(rng);
+            }
+            let piece = g.choose_next_piece(&demo);
+            gym_drought_pick(&mut rng, &mut count, &mut id, modifier);
+            assert_eq!(
+                (piece, g.s.rng, g.s.spawn_count),
+                (id, rng, count),
+                "modifier {modifier}, pick {i}"
+            );
+            i_pieces += u32::from(piece == 0x12);
+        }
+        100.0 * f64::from(i_pieces) / f64::from(n)
+    }
+
+    #[test]
+    fn a_drought_picks_an_i_again_as_tetrisgym_does() {
+        // The rule itself: modifier m re-picks on m - 2 of the 16 nibbles.
+        for m in 0..=DROUGHT_MAX {
+            let repicking = (0..16).filter(|&n| drought_repicks(m, n)).count();
+            assert_eq!(repicking, usize::from(m.saturating_sub(2)), "modifier {m}");
+        }
+        // The engine's picks are the reference's, pick by pick, at every modifier; the
+        // share of I falls as the modifier rises, to none at all at 18.
+        let shares: Vec<f64> = (0..=DROUGHT_MAX)
+            .map(|m| deal_and_check(m, 20_000))
+            .collect();
+        assert!((shares[0] - 100.0 / 7.0).abs() < 1.5, "{shares:?}");
+        assert_eq!(shares[0], shares[2], "0 to 2 never re-pick");
+        for m in 3..=DROUGHT_MAX as usize {
+            assert!(shares[m] < shares[m - 1], "{m}: {shares:?}");
+        }
+        assert_eq!(shares[18], 0.0);
+        // Half the nibbles re-pick at 10: about half the I pieces go (a re-pick deals an I
+        // again now and then).
+        assert!((shares[10] / shares[0] - 0.5).abs() < 0.1, "{shares:?}");
+    }
+
+    #[test]
+    fn a_drought_ends_within_its_bound_from_every_state() {
+        // At 18 every I is picked again; from every generator state and counter the
+        // picks reach another piece well within the engine's bound.
+        let mut worst = 0;
+        for rng in 0..=u16::MAX {
+            for count in 0..=u8::MAX {
+                let (mut r, mut c, mut n) = (rng, count, 0);
+                loop {
+                    let p = pick_piece(r, c, 0x12);
+                    (r, c) = (p.rng, p.spawn_count);
+                    if p.piece != 0x12 {
+                        break;
+                    }
+                    n += 1;
+                }
+                worst = worst.max(n);
+            }
+        }
+        assert!(worst < DROUGHT_MAX_REPICKS, "{worst} re-picks");
     }
 
     #[test]
@@ -496,6 +770,12 @@ mod tests {
         assert_eq!(Variant::CARTRIDGE.label().as_str(), "cartridge");
         let v = Variant::betatetris(GymSeed::new(0x1A2B3C, SeedRule::V5));
         assert_eq!(v.label().as_str(), "gym-v5 seed 1A2B3C, ksx2@39, halt@49");
+        let v = Variant {
+            drought: 12,
+            das_only: Some(crate::DasOnly::default()),
+            ..Variant::CARTRIDGE
+        };
+        assert_eq!(v.label().as_str(), "drought 12, das-only");
     }
 
     #[test]
@@ -512,6 +792,7 @@ mod tests {
                     rule: CapRule::KsX2,
                 }),
             ],
+            ..Variant::CARTRIDGE
         };
         assert_eq!(v.gravity_rule(28, 300), None);
         assert_eq!(v.gravity_rule(29, 300), Some(CapRule::Ks));

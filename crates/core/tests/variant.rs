@@ -34,6 +34,7 @@ fn cap(at: CapAt, rule: CapRule) -> Variant {
     Variant {
         seed: None,
         caps: [Some(LineCap { at, rule }), None],
+        ..Variant::CARTRIDGE
     }
 }
 
@@ -43,7 +44,7 @@ fn a_seeded_game_deals_tetrisgyms_pieces() {
     let mut g = Game::new(with(
         Variant {
             seed,
-            caps: [None; 2],
+            ..Variant::CARTRIDGE
         },
         18,
     ));
@@ -147,4 +148,111 @@ fn clear_bottom_rows_until(mut s: Snapshot, flag: u32) -> Game {
     let mut g = game(s);
     run_until(&mut g, 200, |_| Buttons::NONE, |ev, _| ev.has(flag));
     g
+}
+
+/// The pieces `variant` deals at level 18 over `n` spawns, soft-dropping each and emptying
+/// the field at every spawn so the game never ends.
+fn dealt(variant: Variant, n: usize) -> Vec<u8> {
+    let mut g = Game::new(with(variant, 18));
+    let mut out = vec![g.state().piece, g.state().next_piece];
+    while out.len() < n {
+        let ev = g.step(Buttons::DOWN);
+        if ev.has(FrameEvents::SPAWNED) {
+            out.push(g.state().next_piece);
+            let mut s: Snapshot = g.snapshot();
+            s.playfield = nestris_core::Playfield::empty();
+            g = Game::from_snapshot(s).unwrap();
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn a_full_drought_deals_no_i_and_a_lighter_one_fewer() {
+    let drought = |m| Variant {
+        drought: m,
+        ..Variant::CARTRIDGE
+    };
+    let count_i = |v: &[u8]| v.iter().filter(|&&p| p == I).count();
+    let plain = dealt(Variant::CARTRIDGE, 700);
+    assert!(
+        count_i(&plain) > 70,
+        "the cartridge deals about one in seven"
+    );
+    assert_eq!(count_i(&dealt(drought(18), 700)), 0);
+    let light = dealt(drought(10), 700);
+    assert!(
+        count_i(&light) < count_i(&plain) * 3 / 4,
+        "{}",
+        count_i(&light)
+    );
+    // 1 and 2 re-pick nothing: the cartridge's pieces.
+    assert_eq!(dealt(drought(2), 300), plain[..300]);
+    // Up to the cartridge's first I, a drought deals the same pieces.
+    let first_i = plain.iter().position(|&p| p == I).unwrap();
+    assert_eq!(dealt(drought(18), first_i), plain[..first_i]);
+}
+
+/// Plays a piece at level 0 from the spawn with `left(frame)` deciding whether Left is
+/// held; returns the column the piece reached after `frames` frames.
+fn column_after(variant: Variant, frames: usize, left: impl Fn(usize) -> bool) -> u8 {
+    let mut g = Game::new(with(variant, 0));
+    // Wait out the first piece's delay.
+    while g.state().phase() != nestris_core::PlayState::Control {
+        g.step(Buttons::NONE);
+    }
+    for f in 0..frames {
+        g.step(if left(f) {
+            Buttons::LEFT
+        } else {
+            Buttons::NONE
+        });
+    }
+    g.state().x
+}
+
+#[test]
+fn das_only_keeps_auto_shift_and_stops_fast_taps() {
+    let das_only = Variant {
+        das_only: Some(nestris_core::DasOnly::default()),
+        ..Variant::CARTRIDGE
+    };
+    // Held: auto-shift moves the piece exactly as on the cartridge.
+    for frames in [1, 10, 17, 23, 29, 40] {
+        assert_eq!(
+            column_after(das_only, frames, |_| true),
+            column_after(Variant::CARTRIDGE, frames, |_| true),
+            "held {frames} frames"
+        );
+    }
+    // Tapped at 15 Hz (pressed every 4th frame): the cartridge moves the piece at every
+    // tap, DAS-only at the 1st and the 2nd (4 frames on), then not the 3rd (8 frames after
+    // the first; 11 are needed).
+    let tap = |f: usize| f % 4 == 0;
+    assert_eq!(column_after(Variant::CARTRIDGE, 9, tap), 5 - 3);
+    assert_eq!(column_after(das_only, 9, tap), 5 - 2);
+    // A slow tap every 12 frames moves the piece every time under both.
+    let slow = |f: usize| f % 12 == 0;
+    assert_eq!(column_after(das_only, 25, slow), 5 - 3);
+    assert_eq!(column_after(Variant::CARTRIDGE, 25, slow), 5 - 3);
+}
+
+#[test]
+fn without_left_or_right_das_only_plays_the_cartridge_s_game() {
+    let das_only = Variant {
+        das_only: Some(nestris_core::DasOnly::default()),
+        ..Variant::CARTRIDGE
+    };
+    let mut a = Game::new(with(das_only, 18));
+    let mut b = Game::new(with(Variant::CARTRIDGE, 18));
+    let pattern = [Buttons::DOWN, Buttons::A, Buttons::NONE, Buttons::B];
+    for f in 0..3_000 {
+        let buttons = pattern[(f / 7) % pattern.len()];
+        a.step(buttons);
+        b.step(buttons);
+        let (mut sa, sb) = (a.snapshot(), b.snapshot());
+        sa.variant = Variant::CARTRIDGE;
+        assert_eq!(sa.encode(), sb.encode(), "frame {f}");
+    }
 }

@@ -189,35 +189,33 @@ impl Panel<'_> {
         self.line(23, "1ST TAP", &first, VALUE);
     }
 
-    /// A controller with the held buttons lit: the D-pad as a cross, Select and Start,
-    /// B and A.
     fn controller(&mut self, held: Buttons) {
         self.framed(25, 4);
-        let top = 26 * CELL;
-        let left = self.x0 + PAD_LEFT;
-        let on = |b: Buttons, lit: u8| palette::rgb(if held.contains(b) { lit } else { UNLIT });
-        let k = 5;
-        let (dx, dy) = (left, top + 1);
-        self.f.fill_rect(dx + k, dy + k, k, k, palette::rgb(UNLIT));
-        self.f.fill_rect(dx + k, dy, k, k, on(Buttons::UP, VALUE));
-        self.f
-            .fill_rect(dx + k, dy + 2 * k, k, k, on(Buttons::DOWN, VALUE));
-        self.f.fill_rect(dx, dy + k, k, k, on(Buttons::LEFT, VALUE));
-        self.f
-            .fill_rect(dx + 2 * k, dy + k, k, k, on(Buttons::RIGHT, VALUE));
-        let sx = left + 3 * k + 8;
-        self.f
-            .fill_rect(sx, top + 7, 11, 3, on(Buttons::SELECT, VALUE));
-        self.f
-            .fill_rect(sx + 14, top + 7, 11, 3, on(Buttons::START, VALUE));
-        let bx = sx + 14 + 11 + 8;
-        for (i, b) in [Buttons::B, Buttons::A].into_iter().enumerate() {
-            let x = bx + i as i32 * 12;
-            // A round button: a square with its corners cut.
-            let c = on(b, ALERT);
-            self.f.fill_rect(x + 1, top + 3, 7, 9, c);
-            self.f.fill_rect(x, top + 4, 9, 7, c);
-        }
+        draw_controller(self.f, self.x0 + PAD_LEFT, 26 * CELL, held);
+    }
+}
+
+/// A controller 77 pixels wide with the held buttons lit, its top-left at pixel
+/// (`left`, `top`): the D-pad as a cross, Select and Start, B and A.
+pub(crate) fn draw_controller(f: &mut Frame, left: i32, top: i32, held: Buttons) {
+    let on = |b: Buttons, lit: u8| palette::rgb(if held.contains(b) { lit } else { UNLIT });
+    let k = 5;
+    let (dx, dy) = (left, top + 1);
+    f.fill_rect(dx + k, dy + k, k, k, palette::rgb(UNLIT));
+    f.fill_rect(dx + k, dy, k, k, on(Buttons::UP, VALUE));
+    f.fill_rect(dx + k, dy + 2 * k, k, k, on(Buttons::DOWN, VALUE));
+    f.fill_rect(dx, dy + k, k, k, on(Buttons::LEFT, VALUE));
+    f.fill_rect(dx + 2 * k, dy + k, k, k, on(Buttons::RIGHT, VALUE));
+    let sx = left + 3 * k + 8;
+    f.fill_rect(sx, top + 7, 11, 3, on(Buttons::SELECT, VALUE));
+    f.fill_rect(sx + 14, top + 7, 11, 3, on(Buttons::START, VALUE));
+    let bx = sx + 14 + 11 + 8;
+    for (i, b) in [Buttons::B, Buttons::A].into_iter().enumerate() {
+        let x = bx + i as i32 * 12;
+        // A round button: a square with its corners cut.
+        let c = on(b, ALERT);
+        f.fill_rect(x + 1, top + 3, 7, 9, c);
+        f.fill_rect(x, top + 4, 9, 7, c);
     }
 }
 

@@ -11,6 +11,7 @@
 //!
 //! Beside the screen, [`hud`] draws the stats panel players know (tetris rate, burn,
 //! drought, pace, DAS, taps, the controller) from a [`hud::Tally`] of the game's frames.
+//! [`tap_test`] draws the tap-speed test's screen from the core's `TapTest`.
 //!
 //! Drawing keeps nothing between frames: what the screen shows (the board during a line
 //! clear included) is the core's view of the game ([`nestris_core::Snapshot::screen`],
@@ -43,6 +44,7 @@ mod layout;
 pub mod palette;
 mod png_io;
 mod screens;
+pub mod tap_test;
 mod tiles;
 pub mod versus;
 

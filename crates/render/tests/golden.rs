@@ -526,6 +526,36 @@ fn the_trainer_picture_in_the_docs_is_what_the_code_draws() {
     assert!(want == frame, "docs/trainer.png is not what the code draws");
 }
 
+/// `docs/tap-test.png`: the tap-speed test after two pieces: a slow burst, then a burst to
+/// the wall at about 15 taps a second, Left still held on its last tap.
+#[test]
+fn the_tap_test_picture_in_the_docs_is_what_the_code_draws() {
+    use nestris_core::tap_test::TapTest;
+    let mut t = TapTest::new(Region::Ntsc);
+    // The first piece: tapped 14 frames after its spawn, four taps 6 frames apart.
+    let script: [(u32, &[u32]); 2] = [(60, &[14, 20, 26, 32]), (30, &[12, 16, 20, 24, 28])];
+    for (frames, taps) in script {
+        for f in 0..frames {
+            // Each tap held two frames, as fingers do.
+            let held = taps.iter().any(|&t| f == t || f == t + 1);
+            t.step(if held { Buttons::LEFT } else { Buttons::NONE });
+        }
+    }
+    assert!(t.piece_shown(), "the second piece is out");
+    let mut frame = Frame::new();
+    nestris_render::tap_test::draw(&t, &mut frame);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/tap-test.png");
+    if std::env::var_os("NESTRIS_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, encode_png(&frame)).unwrap();
+        return;
+    }
+    let want = decode_png(&std::fs::read(&path).expect("docs/tap-test.png")).unwrap();
+    assert!(
+        want == frame,
+        "docs/tap-test.png is not what the code draws"
+    );
+}
+
 #[test]
 fn level_menu_b_type() {
     let mut run = to_level_menu(|r| {

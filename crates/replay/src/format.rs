@@ -4,9 +4,7 @@
 use crate::proof::{Checkpoint, Proof};
 use crate::{DemoSource, Replay, Start};
 use nestris_core::encode::{timing_len, ENCODED_LEN};
-use nestris_core::{
-    Buttons, CrashMode, GameSetup, GameType, Region, Snapshot, Variant, VARIANT_LEN,
-};
+use nestris_core::{Buttons, CrashMode, GameSetup, GameType, Region, Snapshot, Variant};
 
 /// The first eight bytes of every replay file.
 pub const MAGIC: [u8; 8] = *b"NESTRISR";
@@ -399,7 +397,15 @@ fn parse_body(r: &mut Cursor<'_>, version: u16, lenient: bool) -> Result<Replay,
     }
     if flags & FLAG_VARIANT != 0 {
         let at = r.at;
-        let bytes = r.take(VARIANT_LEN, "variant")?;
+        // The block's first byte is its layout version, which says its length.
+        let version = r.take(1, "variant")?[0];
+        let len = Variant::encoded_len(version).ok_or(ReplayError::BadField {
+            what: "variant version",
+            value: version as u64,
+            at,
+        })?;
+        r.at = at;
+        let bytes = r.take(len, "variant")?;
         let variant =
             Variant::decode(bytes)
                 .filter(|v| !v.is_cartridge())
@@ -871,6 +877,69 @@ mod tests {
         let b = r.to_bytes();
         assert!(b.len() < 80);
         assert_eq!(Replay::from_bytes(&b).unwrap(), r);
+    }
+
+    #[test]
+    fn drought_and_das_only_games_replay_under_their_rules() {
+        use nestris_core::trainer::Trainer;
+        // A drought and DAS-only start mid-game (the DAS-only counters as they stand, in
+        // the block's layout 2), tapped and held so that DAS-only decides the moves.
+        let mut g = Trainer::Drought(14).game(Region::Ntsc, 18, 0);
+        let mut s = g.snapshot();
+        s.variant.das_only = Some(nestris_core::DasOnly::default());
+        g = nestris_core::Game::from_snapshot(s).unwrap();
+        let taps = |n: usize| {
+            (0..n)
+                .map(|f| match f % 9 {
+                    0 | 2 => Buttons::LEFT,
+                    4..=7 => Buttons::RIGHT | Buttons::DOWN,
+                    _ => Buttons::NONE,
+                })
+                .collect::<Vec<_>>()
+        };
+        for b in taps(500) {
+            g.step(b);
+        }
+        let start = g.snapshot();
+        assert_ne!(
+            start.variant.das_only,
+            Some(nestris_core::DasOnly::default())
+        );
+        let mut r = Replay::new(Start::Snapshot(Box::new(start)));
+        r.inputs = taps(1500);
+        r.seal();
+        let b = r.to_bytes();
+        let back = Replay::from_bytes(&b).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.game().state().variant, g.state().variant);
+        assert_eq!(back.verify().unwrap().verdict, crate::Verdict::Proven);
+        // Without the DAS-only rule the same inputs play another game.
+        let mut plain = back.clone();
+        if let Start::Snapshot(s) = &mut plain.start {
+            s.variant.das_only = None;
+        }
+        assert!(plain.verify().is_err());
+        // A block of an unknown layout is refused by name.
+        let mut bad = Replay::new(Start::Setup(GameSetup {
+            variant: Variant {
+                drought: 3,
+                ..Variant::CARTRIDGE
+            },
+            ..GameSetup::default()
+        }))
+        .to_bytes();
+        let block = 14 + 10 + 1; // header, the game setup, the crash-mode byte
+        assert_eq!(bad[block], 2, "layout 2");
+        bad[block] = 9;
+        recrc(&mut bad);
+        assert!(matches!(
+            Replay::from_bytes(&bad),
+            Err(ReplayError::BadField {
+                what: "variant version",
+                value: 9,
+                ..
+            })
+        ));
     }
 
     #[test]

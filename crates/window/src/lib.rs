@@ -24,6 +24,10 @@
 //! [`play_versus_replay`] shows a versus match (`.nestrisvs`) in the same viewer, both
 //! fields and the scoreboard side by side.
 //!
+//! [`run_tap_test`] is the tap-speed test: a screen of its own that measures the player's
+//! taps (taps a second and the best, frames between taps, frames from a spawn to the first
+//! tap), from the core's `TapTest`.
+//!
 //! [`play_replay`] is the replay viewer: a [`nestris_replay::Replay`] played back in the
 //! window with the same picture, HUD and sound, paused, stepped frame by frame (back
 //! too), sped up or slowed down and seeked from a progress bar under the picture; at the
@@ -53,6 +57,7 @@ pub mod seed;
 mod session;
 mod sfx;
 mod status;
+mod tap_test;
 pub mod tunes;
 pub mod versus;
 pub mod versus_setup;
@@ -62,5 +67,6 @@ pub use app::run;
 pub use error::WindowError;
 pub use options::{Autopilot, WindowOptions, USAGE};
 pub use sfx::Sfx;
+pub use tap_test::{run_tap_test, TapTestOptions};
 pub use versus::{run_versus, AiMaker, Opponent, VersusOptions};
 pub use viewer::{play_replay, play_versus_replay, ReplayViewerOptions};

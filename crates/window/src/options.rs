@@ -53,6 +53,9 @@ pub struct WindowOptions {
     /// The board editor's file, where it saves and loads its position (default:
     /// `position.txt` in the data folder).
     pub position_file: Option<PathBuf>,
+    /// Open the tap-speed test instead of the game (`run_tap_test`, with this region,
+    /// scale, sound and config).
+    pub tap_test: bool,
 }
 
 impl fmt::Debug for WindowOptions {
@@ -73,6 +76,7 @@ impl fmt::Debug for WindowOptions {
             .field("start", &self.start.is_some())
             .field("editor", &self.editor)
             .field("position_file", &self.position_file)
+            .field("tap_test", &self.tap_test)
             .finish()
     }
 }
@@ -97,6 +101,7 @@ impl Default for WindowOptions {
             start: None,
             editor: false,
             position_file: None,
+            tap_test: false,
         }
     }
 }
@@ -104,11 +109,13 @@ impl Default for WindowOptions {
 /// The usage text of [`WindowOptions::from_args`].
 pub const USAGE: &str = "usage: nestris-window [--pal] [--hud] [--scale 1-8] [--mute] \
 [--colours classic|nestris] [--rom tetris.nes] [--config FILE] [--data-dir DIR] \
-[--replay-dir DIR] [--replay FILE] [--editor [--position FILE]]
+[--replay-dir DIR] [--replay FILE] [--editor [--position FILE]] [--tap-test]
   --editor       open the board editor (keys: see --help of nestris play, or the README)
   --position FILE  the board editor's file (default: position.txt in the data folder)
   --replay FILE  watch a replay (.nestris, .nestrisvs or .fm2) instead of playing: Space pause, \
-Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit";
+Left/Right step, Up/Down speed, Home/End, 1-9 seek, click the bar to seek, Esc quit
+  --tap-test     the tap-speed test: taps a second and the best, frames between taps, \
+frames from a spawn to the first tap; Esc quits";
 
 impl WindowOptions {
     /// Parses the binary's flags (the arguments after the program name) over the defaults.
@@ -130,6 +137,7 @@ impl WindowOptions {
                 "--pal" => o.region = Region::Pal,
                 "--ntsc" => o.region = Region::Ntsc,
                 "--hud" => o.hud = true,
+                "--tap-test" => o.tap_test = true,
                 "--mute" => o.mute = true,
                 "--scale" => {
                     let v = value("--scale")?;
@@ -215,6 +223,12 @@ mod tests {
         let o = WindowOptions::from_args(args("--replay games/a.nestris --hud")).unwrap();
         assert_eq!(o.replay, Some(PathBuf::from("games/a.nestris")));
         assert!(o.hud);
+        assert!(!o.tap_test);
+        assert!(
+            WindowOptions::from_args(args("--tap-test"))
+                .unwrap()
+                .tap_test
+        );
     }
 
     #[test]

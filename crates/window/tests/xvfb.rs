@@ -1034,4 +1034,68 @@ fn the_docs_pictures_are_the_window_under_xvfb() {
     }
     let got = viewer_at_end(&trainer, &[], 256, false);
     check_docs_picture("xvfb-trainer.png", &got);
+
+/// The tap-speed test (`--tap-test`): its window shows the renderer's screen of the test,
+/// and taps typed with xdotool are counted on it.
+#[test]
+fn the_tap_test_counts_taps_on_its_screen() {
+    use nestris_core::tap_test::TapTest;
+    require_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let config = dir.path().join("config.toml");
+    let Launched {
+        _xvfb,
+        program: mut test,
+        display,
+        window,
+        ..
+    } = launch(
+        &[
+            "--tap-test".as_ref(),
+            "--mute".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+        ],
+        &dir.path().join("status"),
+        &dir.path().join("stderr"),
+        None,
+    );
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    sleep(Duration::from_millis(500));
+    let (w, h) = (nestris_render::WIDTH, nestris_render::HEIGHT);
+    let p = placement(&display, &window, w, h);
+    // The test as it stands after some frames without a tap: its piece out.
+    let mut idle = TapTest::new(Region::Ntsc);
+    for _ in 0..10 {
+        idle.step(Buttons::NONE);
+    }
+    let mut fresh = Frame::new();
+    nestris_render::tap_test::draw(&idle, &mut fresh);
+    let shot = screenshot(&display, dir.path(), "tap_test_fresh.png");
+    let differing = |shot: &Shot, rows: std::ops::Range<usize>| {
+        rows.flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| shot.at(&p, x, y) != fresh.pixel(x, y))
+            .count()
+    };
+    assert_eq!(differing(&shot, 0..h), 0, "the fresh test's screen");
+
+    // Five taps of Left, a tenth of a second apart: the numbers change, the rest does not.
+    for _ in 0..5 {
+        xdotool(&display, &["key", "Left"]);
+        sleep(Duration::from_millis(100));
+    }
+    sleep(Duration::from_millis(300));
+    let shot = screenshot(&display, dir.path(), "tap_test_tapped.png");
+    assert_eq!(differing(&shot, 0..5 * 8), 0, "the title");
+    assert_eq!(differing(&shot, 25 * 8..h), 0, "the hint");
+    // TAPS (row 9) and the first tap (row 11) are counted.
+    assert!(differing(&shot, 9 * 8..10 * 8) > 0, "TAPS still shows 0");
+    assert!(differing(&shot, 11 * 8..12 * 8) > 0, "no first tap");
+    xdotool(&display, &["key", "Escape"]);
+    let t = Instant::now();
+    while test.0.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(10), "Esc did not quit");
+        sleep(Duration::from_millis(100));
+    }
 }
