@@ -3,7 +3,7 @@
 //! pieces at spawn, level 18 and 30 Hz tapping unless told otherwise.
 //!
 //! ```console
-//! cargo run --release -p nestris-ai --example movegen_speed -- [--level 18] [--tap 2] [--seconds 3]
+//! cargo run --release -p nestris-ai --example movegen_speed -- [--level 18] [--tap 2 | --taps X.X..] [--seconds 3]
 //! ```
 //!
 //! Also a small, steady workload for `valgrind --tool=callgrind` (`--rounds N` runs a
@@ -13,6 +13,7 @@
 use nestris_ai::bench::sample_boards;
 use nestris_ai::inputs::InputModel;
 use nestris_ai::movegen::{MoveGen, Start};
+use nestris_ai::TapPattern;
 use nestris_core::Region;
 use std::hint::black_box;
 use std::time::Instant;
@@ -22,19 +23,21 @@ const SPAWNS: [u8; 7] = [2, 7, 8, 10, 11, 14, 18];
 fn main() {
     let (mut level, mut tap, mut seconds, mut rounds) = (18u8, 2u8, 3.0f64, 0usize);
     let mut with_inputs = false;
+    let mut pattern = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {
             "--level" => level = v.parse().expect("a level"),
             "--tap" => tap = v.parse().expect("a tap interval"),
+            "--taps" => pattern = Some(TapPattern::parse(&v).unwrap_or_else(|e| panic!("{e}"))),
             "--seconds" => seconds = v.parse().expect("seconds"),
             "--rounds" => rounds = v.parse().expect("a count"),
             "--inputs" => with_inputs = v != "0",
             _ => panic!("unknown argument {a}"),
         }
     }
-    let model = InputModel::tapping(tap);
+    let model = InputModel::with_taps(pattern.unwrap_or(TapPattern::every(tap)));
     let starts: Vec<Start> = sample_boards()
         .into_iter()
         .filter(|(name, _)| *name != "empty")

@@ -24,7 +24,7 @@ fn main() {
     let mut game = Game::from_snapshot(s).expect("a valid state");
     // A relaxed, human-looking player: 12 taps a second and a little reaction time.
     let model = InputModel {
-        tap_interval: 5,
+        taps: nestris_ai::TapPattern::every(5),
         das: false,
         reaction: 8,
         soft_drop: false,

@@ -23,7 +23,7 @@
 
 use crate::eval::Weights;
 use crate::format::{betatetris_seeds, Format, FormatTable};
-use crate::inputs::InputModel;
+use crate::inputs::{InputModel, TapPattern};
 use crate::player::{play, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
 use nestris_core::{Cartridge, CrashMode, GameSetup, GymSeed, SeedRule, Variant};
@@ -147,6 +147,9 @@ pub struct BenchConfig {
     /// Tapping rate in taps per second: 30, 20, 15 or 12 (tap intervals of 2, 3, 4, 5
     /// frames); other values use `60 / tap_hz` frames, at least 2.
     pub tap_hz: u8,
+    /// When taps may come, if not at [`BenchConfig::tap_hz`] (`X.X..`-style; see
+    /// [`TapPattern`]).
+    pub taps: Option<TapPattern>,
     /// Frames without input after each spawn.
     pub reaction: u8,
     /// The community's reaction model ([`Ai::adjust_after`]): frames after each spawn
@@ -193,6 +196,7 @@ impl Default for BenchConfig {
         BenchConfig {
             start_level: 18,
             tap_hz: 30,
+            taps: None,
             reaction: 0,
             adjust_after: None,
             games: 100,
@@ -223,10 +227,26 @@ impl BenchConfig {
         }
     }
 
+    /// The tap pattern of the player: [`BenchConfig::taps`], or a tap every
+    /// [`BenchConfig::tap_interval`] frames.
+    pub fn pattern(&self) -> TapPattern {
+        self.taps
+            .unwrap_or_else(|| TapPattern::every(self.tap_interval()))
+    }
+
+    /// The tapping as a label: `30 Hz`, or the pattern (`taps X.X..`).
+    pub fn tapping(&self) -> String {
+        let p = self.pattern();
+        match p.hz() {
+            Some(hz) => format!("{hz} Hz"),
+            None => format!("taps {p}"),
+        }
+    }
+
     /// The input model of the player.
     pub fn model(&self) -> InputModel {
         InputModel {
-            tap_interval: self.tap_interval(),
+            taps: self.pattern(),
             das: false,
             reaction: self.reaction,
             soft_drop: false,
@@ -547,7 +567,7 @@ impl BenchReport {
             )
         };
         format!(
-            "games           {} ({} format) from level {} at {} Hz, reaction {} frames, {}\n\
+            "games           {} ({} format) from level {} at {}, reaction {} frames, {}\n\
              score           {}\n\
              uncapped score  {}\n\
              lines           {}\n\
@@ -562,7 +582,7 @@ impl BenchReport {
             self.results.len(),
             c.format.name(),
             c.start_level,
-            c.tap_hz,
+            c.tapping(),
             c.reaction,
             match c.adjust_after.filter(|&f| f > 0) {
                 Some(f) => format!("preview seen {f} frames after the spawn"),

@@ -29,7 +29,7 @@
 
 use crate::board::Board;
 use crate::eval::Weights;
-use crate::inputs::InputModel;
+use crate::inputs::{InputModel, TapPattern};
 use crate::movegen::{Placement, Start};
 use crate::search::{Progress, Search};
 use nestris_core::tables::{ORIENTATION_CELLS, ORIENTATION_TYPE, ROTATE_A, SPAWN_TABLE};
@@ -128,7 +128,7 @@ pub struct Request {
     pub lines: u16,
     /// Score before the placement (0..=999,999).
     pub score: u32,
-    /// The player's hands: tap interval and reaction.
+    /// The player's hands: tap pattern and reaction.
     pub model: InputModel,
     /// How many placements to answer (1..=[`Request::MAX_TOP`]).
     pub top: usize,
@@ -214,7 +214,7 @@ impl Request {
             None | Some(Value::Null) => 0,
             Some(v) => int("reactionTime", v, 0, 60)? as u8,
         };
-        let tap_interval = match (map.get("inputFrameTimeline"), map.get("tapHz")) {
+        let taps = match (map.get("inputFrameTimeline"), map.get("tapHz")) {
             (Some(_), Some(_)) => {
                 return Err(invalid(
                     "tapHz",
@@ -222,14 +222,12 @@ impl Request {
                 ))
             }
             (Some(t), None) => timeline(t)?,
-            (None, Some(hz)) => match int("tapHz", hz, 0, 60)? {
-                30 => 2,
-                20 => 3,
-                15 => 4,
-                12 => 5,
-                n => return Err(invalid("tapHz", format!("{n}: use 30, 20, 15 or 12"))),
-            },
-            (None, None) => 2,
+            (None, Some(hz)) => {
+                let n = int("tapHz", hz, 0, 60)?;
+                TapPattern::from_hz(n as u32)
+                    .ok_or_else(|| invalid("tapHz", format!("{n}: use 30, 20, 15 or 12")))?
+            }
+            (None, None) => TapPattern::HZ30,
         };
         let top = match map.get("top") {
             None | Some(Value::Null) => 5,
@@ -244,7 +242,7 @@ impl Request {
             score,
             model: InputModel {
                 reaction,
-                ..InputModel::tapping(tap_interval)
+                ..InputModel::with_taps(taps)
             },
             top,
         })
@@ -341,33 +339,16 @@ fn piece(field: &'static str, v: &Value) -> Result<u8, CoachError> {
 }
 
 /// A StackRabbit input frame timeline (`X` a frame that may press, `.` or `-` one that
-/// may not, repeating) as a tap interval: only the even patterns `X.`, `X..`, … are the
-/// move generator's model.
-fn timeline(v: &Value) -> Result<u8, CoachError> {
+/// may not, repeating) as a [`TapPattern`], or its Hz shorthand (`"30hz"`).
+fn timeline(v: &Value) -> Result<TapPattern, CoachError> {
     const FIELD: &str = "inputFrameTimeline";
     let Value::String(s) = v else {
         return Err(invalid(
             FIELD,
-            "expected a string such as \"X.\" or \"X...\"",
+            "expected a string such as \"X.\" or \"X.X..\"",
         ));
     };
-    if s.is_empty() || s.len() > 61 || !s.chars().all(|c| matches!(c, 'X' | '.' | '-')) {
-        return Err(invalid(
-            FIELD,
-            "expected X then 1 to 60 dots (X a frame that may press, . one that may not)",
-        ));
-    }
-    let rest = &s[1..];
-    if !s.starts_with('X') || rest.is_empty() || rest.contains('X') {
-        return Err(invalid(
-            FIELD,
-            format!(
-                "{s:?}: only one X then dots is supported (a fixed tap interval, e.g. \"X.\" \
-                 30 Hz, \"X..\" 20 Hz); a button must be up for a frame between two taps"
-            ),
-        ));
-    }
-    Ok(s.len() as u8)
+    TapPattern::parse(s).map_err(|e| invalid(FIELD, e.to_string()))
 }
 
 /// The board in one of its three forms: 200 characters `0`/`1` (rows top to bottom),
@@ -589,8 +570,12 @@ pub fn suggest(request: &Request, weights: &Weights) -> Result<Answer, CoachErro
     }
     let mut moves = Vec::new();
     for r in ranked.iter().take(request.top) {
-        let inputs =
-            without_idle_presses(&game, r.placement, search.movegen().inputs(&r.placement));
+        let inputs = without_idle_presses(
+            &game,
+            &request.model,
+            r.placement,
+            search.movegen().inputs(&r.placement),
+        );
         moves.push(play(&game, r.placement, r.value, r.next, &inputs)?);
     }
     Ok(Answer {
@@ -674,9 +659,21 @@ fn play(
 /// then its opposite (the search keeps the first path it finds, not the one with the
 /// fewest presses), which a person should not be told to do. A press, one button of it,
 /// or two presses together are dropped when the piece still locks in the same place on
-/// the same frame, played on the engine.
-fn without_idle_presses(game: &Game, p: Placement, mut inputs: Vec<Buttons>) -> Vec<Buttons> {
+/// the same frame, played on the engine, and the taps left still follow the tap pattern
+/// (a dropped tap moves the later ones up the pattern's table).
+fn without_idle_presses(
+    game: &Game,
+    model: &InputModel,
+    p: Placement,
+    mut inputs: Vec<Buttons>,
+) -> Vec<Buttons> {
     let locks_there = |inputs: &[Buttons]| {
+        let bits: Vec<u8> = inputs.iter().map(|b| b.bits()).collect();
+        if crate::taps::TapClock::check(model.taps, model.reaction, game.state().held, &bits)
+            .is_err()
+        {
+            return false;
+        }
         let mut g = game.clone();
         for (f, &b) in inputs.iter().enumerate() {
             g.step(b);
@@ -717,13 +714,24 @@ fn without_idle_presses(game: &Game, p: Placement, mut inputs: Vec<Buttons>) -> 
             }
         }
     }
-    // Pairs: a shift and its undoing, two turns that cancel.
+    // Pairs: a shift and its undoing (also when a turn shares a frame with either), two
+    // turns that cancel.
+    const DIRECTIONS: u8 = Buttons::LEFT.bits() | Buttons::RIGHT.bits();
     'pairs: loop {
         let t = taps(&inputs);
         for (i, &a) in t.iter().enumerate() {
             for &b in &t[i + 1..] {
-                let clear = [(a, inputs[a].bits()), (b, inputs[b].bits())];
+                let (x, y) = (inputs[a].bits(), inputs[b].bits());
+                let clear = [(a, x), (b, y)];
                 if attempt(&mut inputs, &clear) {
+                    continue 'pairs;
+                }
+                let shifts = [(a, x & DIRECTIONS), (b, y & DIRECTIONS)];
+                if x & DIRECTIONS != 0
+                    && y & DIRECTIONS != 0
+                    && (x != x & DIRECTIONS || y != y & DIRECTIONS)
+                    && attempt(&mut inputs, &shifts)
+                {
                     continue 'pairs;
                 }
             }
@@ -845,7 +853,14 @@ mod tests {
             + "1110111110"
             + "1111111010"
             + "1111111110";
-        for (timeline, reaction) in [("X.", 0), ("X..", 12), ("X...", 18), ("X....", 0)] {
+        for (timeline, reaction) in [
+            ("X.", 0),
+            ("X..", 12),
+            ("X...", 18),
+            ("X....", 0),
+            ("X.X..", 0),
+            (".X..X.", 6),
+        ] {
             for piece in PIECE_LETTERS {
                 let text = format!(
                     r#"{{"board": "{field}", "currentPiece": "{piece}", "level": 19, "lines": 137,
@@ -856,10 +871,15 @@ mod tests {
                 let a = suggest(&r, &Weights::default()).unwrap();
                 assert!(!a.moves.is_empty());
                 for m in &a.moves {
-                    assert!(m.inputs[..reaction].iter().all(|&b| b == 0));
-                    let taps: Vec<usize> =
-                        (0..m.inputs.len()).filter(|&f| m.inputs[f] != 0).collect();
-                    assert!(taps.windows(2).all(|w| w[1] - w[0] >= timeline.len()));
+                    // Taps only where the pattern allows them (the answer's inputs never
+                    // hold a button, so each press is a tap).
+                    let pattern = TapPattern::parse(timeline).unwrap();
+                    assert_eq!(
+                        crate::taps::TapClock::check(pattern, reaction as u8, 0, &m.inputs),
+                        Ok(()),
+                        "{timeline} {}",
+                        m.inputs_text
+                    );
                 }
             }
         }
@@ -947,7 +967,11 @@ mod tests {
                 "out of range",
             ),
             (request("").replace(r#""I""#, r#""X""#), "T J Z O S L I"),
-            (request(r#", "inputFrameTimeline": "X.X..""#), "only one X"),
+            (
+                request(r#", "inputFrameTimeline": "X.X""#),
+                "one frame apart",
+            ),
+            (request(r#", "inputFrameTimeline": 2"#), "expected a string"),
             (request(r#", "tapHz": 17"#), "use 30, 20, 15 or 12"),
             (request(r#", "existingXOffset": 2"#), "only 0"),
             (request(r#", "frobnicate": 1"#), "unknown field"),

@@ -197,14 +197,14 @@ impl Context {
     pub fn with_rules(rules: &crate::movegen::Rules, model: &InputModel) -> Context {
         let speed = rules.speed as u32;
         let rows_a_frame = if rules.double { 2 } else { 1 };
-        let interval = model.interval() as u32;
         let mut reach = [20u8; 10];
         for (c, r) in reach.iter_mut().enumerate() {
-            // A piece spawns with its pivot in column 5 and is one tap per `interval`
-            // frames away from column c; by then gravity has taken it `frames / speed`
-            // rows down from row 0, and its lowest cells sit a row below the pivot.
+            // A piece spawns with its pivot in column 5 and is a tap per column away
+            // from column c, the taps as fast as the pattern allows; by then gravity has
+            // taken it `frames / speed` rows down from row 0, and its lowest cells sit a
+            // row below the pivot.
             let taps = (c as i32 - 5).unsigned_abs().max(1);
-            let frames = (taps - 1) * interval + 1;
+            let frames = model.taps.frame_of_tap(taps as usize - 1) + 1;
             let fallen = frames * rows_a_frame / speed;
             *r = 18u32.saturating_sub(fallen).min(20) as u8;
         }

@@ -2,8 +2,8 @@
 //!
 //! The player works in four layers, each its own module:
 //!
-//! * [`inputs`]: the [`InputModel`], what a player's hands can do (tap rate, DAS,
-//!   reaction time, soft drop), defined on whole frames.
+//! * [`inputs`]: the [`InputModel`], what a player's hands can do (a [`TapPattern`] of
+//!   when taps may come, DAS, reaction time, soft drop), defined on whole frames.
 //! * [`movegen`]: every place the current piece can lock under that model, found by
 //!   simulating the cartridge's piece control frame by frame on a [`Board`] bitboard,
 //!   each with the exact per-frame buttons that put it there (tucks and spins included).
@@ -44,6 +44,7 @@ pub mod inputs;
 pub mod movegen;
 pub mod player;
 pub mod search;
+pub mod taps;
 pub mod tune;
 
 pub use board::Board;
@@ -52,3 +53,4 @@ pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start, Trace};
 pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
 pub use search::{Dodge, Plan, Ranked, Search, SearchOptions};
+pub use taps::{TapClock, TapPattern, TapPatternError};

@@ -291,6 +291,8 @@ struct Cx {
     board: Collision,
     rules: Rules,
     ft_states: usize,
+    /// Taps in one cycle of the tap pattern: a state's place in it is part of its key.
+    phases: usize,
 }
 
 /// One macro-move: a first frame, then `n_follow` frames of `follow`.
@@ -308,6 +310,9 @@ struct Node {
     act: Act,
     /// Frames from the start of the search to this state.
     frames: u16,
+    /// The next tap's place in the cycle of the tap pattern (the taps made, modulo its
+    /// length).
+    phase: u8,
     /// Reached from its parent by one frame that pressed and released nothing and did
     /// not move the piece down. Such a state's plain taps need not be tried: tapping
     /// one frame earlier, from the parent, and then waiting that frame gives the same
@@ -404,6 +409,8 @@ impl MoveGen {
         self.prefix.clear();
         self.expanded = 0;
         self.simulated = 0;
+        // The reaction frames and the frames before the pattern's first tap press nothing.
+        let wait = model.reaction as usize + model.taps.first() as usize;
         // Plain tapping from a piece with nothing held (every piece the AI and the
         // placement environment start from) has its own search.
         let tapping = |st: &PieceState| {
@@ -417,8 +424,8 @@ impl MoveGen {
                 && st.y < 21
         };
         self.tapping = !self.exhaustive && !self.general_only;
-        if self.tapping && model.reaction == 0 && tapping(&start.piece) {
-            self.generate_taps(&start.board, &rules, model.interval(), start.piece);
+        if self.tapping && wait == 0 && tapping(&start.piece) {
+            self.generate_taps(&start.board, &rules, &model.taps, start.piece);
             return &self.placements;
         }
         self.next_generation();
@@ -427,12 +434,13 @@ impl MoveGen {
             board: Collision::new(&start.board),
             rules,
             ft_states,
+            phases: model.taps.len(),
         };
         let board = &cx.board;
 
         // Reaction time: frames of nothing, the same for every placement.
         let mut st = start.piece;
-        for i in 0..model.reaction {
+        for i in 0..wait {
             self.prefix.push(0);
             if frame(board, &rules, &mut st, 0) {
                 self.tapping = false;
@@ -443,7 +451,7 @@ impl MoveGen {
         }
         self.tapping &= tapping(&st);
         if self.tapping {
-            self.generate_taps(&start.board, &rules, model.interval(), st);
+            self.generate_taps(&start.board, &rules, &model.taps, st);
             return &self.placements;
         }
         self.generate_general(&cx, model, st);
@@ -459,18 +467,20 @@ impl MoveGen {
         let ft_states = cx.ft_states;
         // Its visited tables (the tapping search keeps its own), stamped with the
         // generation, so that they are never cleared between searches.
-        let states = CLASSES * 4 * 21 * 10 * ft_states;
+        let states = CLASSES * 4 * 21 * 10 * ft_states * cx.phases;
         if self.stamps.len() < states {
             self.stamps.resize(states, 0);
         }
-        if self.hang_stamps.is_empty() {
-            self.hang_stamps.resize(HANG * HANG_CLASSES * 40, 0);
+        let hang_states = HANG * HANG_CLASSES * 40 * cx.phases;
+        if self.hang_stamps.len() < hang_states {
+            self.hang_stamps.resize(hang_states, 0);
         }
         self.nodes.push(Node {
             st,
             parent: u32::MAX,
             act: Act::default(),
             frames: self.prefix.len() as u16,
+            phase: 0,
             waited: false,
             expanded: false,
         });
@@ -479,7 +489,7 @@ impl MoveGen {
             2 => &[0, A],
             _ => &[0, A, B],
         };
-        if let Some(k) = key(&st, ft_states) {
+        if let Some(k) = key(&st, ft_states, 0, cx.phases) {
             self.mark(k, self.generation, 0);
         }
         // States in order of time within the piece's fall (countdown, then row and
@@ -506,12 +516,14 @@ impl MoveGen {
     /// Tries every move of the input model from node `i`.
     #[inline(always)]
     fn expand(&mut self, i: usize, cx: &Cx, model: &InputModel, rots: &[u8]) {
-        let interval = model.interval();
         let holdable = if model.das { D | L | R } else { D };
         {
             self.nodes[i].expanded = true;
             let node = self.nodes[i];
             self.expanded += 1;
+            // The frames this tap holds the next one off, and the place of the next.
+            let gap = model.taps.gap(node.phase as usize);
+            let next_phase = ((node.phase as usize + 1) % cx.phases) as u8;
             let cur = node.st;
             let hold = cur.held & holdable;
             let bases: &[u8] = if hold == 0 { &[0] } else { &[hold, 0] };
@@ -526,6 +538,7 @@ impl MoveGen {
                         follow: 0,
                         n_follow: 0,
                     },
+                    node.phase,
                     base == cur.held,
                 );
                 let shifts: &[u8] = if base & (D | L | R) == 0 {
@@ -549,7 +562,7 @@ impl MoveGen {
                             }
                             let first = base | tap;
                             let keep = base | dn;
-                            let n_follow = interval - 1;
+                            let n_follow = gap - 1;
                             // Pressing Down starts the soft-drop count on this frame, so
                             // it is not the same one frame earlier: always tried.
                             if !node.waited || dn != 0 || self.exhaustive {
@@ -562,6 +575,7 @@ impl MoveGen {
                                         follow: keep,
                                         n_follow,
                                     },
+                                    next_phase,
                                     false,
                                 );
                             }
@@ -575,6 +589,7 @@ impl MoveGen {
                                         follow: keep | sh,
                                         n_follow,
                                     },
+                                    next_phase,
                                     false,
                                 );
                             }
@@ -601,7 +616,15 @@ impl MoveGen {
     }
 
     #[inline(always)]
-    fn push_act(&mut self, cx: &Cx, parent: u32, node: &Node, act: Act, pure_wait: bool) {
+    fn push_act(
+        &mut self,
+        cx: &Cx,
+        parent: u32,
+        node: &Node,
+        act: Act,
+        phase: u8,
+        pure_wait: bool,
+    ) {
         let (board, rules, ft_states) = (&cx.board, &cx.rules, cx.ft_states);
         self.simulated += 1;
         let mut st = node.st;
@@ -620,7 +643,7 @@ impl MoveGen {
         // searched without deduplication; that stays finite since every frame moves the
         // piece on towards its lock or counts down the first piece's wait.
         let waited = pure_wait && st.y == node.st.y;
-        if let Some(k) = key(&st, ft_states) {
+        if let Some(k) = key(&st, ft_states, phase, cx.phases) {
             if let Some(seen) = self.mark(k, gen, self.nodes.len() as u32) {
                 // Reached before by another route but also by waiting from here: its
                 // plain taps are covered by this state's, if it has not been expanded yet.
@@ -637,6 +660,7 @@ impl MoveGen {
             parent,
             act,
             frames: node.frames + 1 + act.n_follow as u16,
+            phase,
             waited,
             expanded: false,
         });
@@ -765,9 +789,10 @@ enum Key {
     Hang(usize),
 }
 
-/// Everything that decides a state's future, as an index into the visited tables.
+/// Everything that decides a state's future, as an index into the visited tables: the
+/// piece's variables and, under a tap pattern of several gaps, the next tap's place in it.
 #[inline(always)]
-fn key(s: &PieceState, ft_states: usize) -> Option<Key> {
+fn key(s: &PieceState, ft_states: usize, phase: u8, phases: usize) -> Option<Key> {
     let oi = ORIENT_INDEX[s.o as usize] as usize;
     let held = s.held & (D | L | R);
     if s.held & (A | B) != 0 || s.x >= 10 || s.y >= 21 {
@@ -787,7 +812,7 @@ fn key(s: &PieceState, ft_states: usize) -> Option<Key> {
         }
         let t = s.ary as usize - 128;
         return Some(Key::Hang(
-            ((t * HANG_CLASSES + cls) * 4 + oi) * 10 + s.x as usize,
+            (((t * HANG_CLASSES + cls) * 4 + oi) * 10 + s.x as usize) * phases + phase as usize,
         ));
     }
     let cls = match held {
@@ -815,7 +840,8 @@ fn key(s: &PieceState, ft_states: usize) -> Option<Key> {
     Some(Key::Normal(
         // The class is outermost so that the common one (nothing held) stays in a few
         // kilobytes of the table.
-        (((cls * 4 + oi) * 21 + s.y as usize) * 10 + s.x as usize) * ft_states + ft,
+        ((((cls * 4 + oi) * 21 + s.y as usize) * 10 + s.x as usize) * ft_states + ft) * phases
+            + phase as usize,
     ))
 }
 
@@ -903,8 +929,19 @@ mod tests {
             }
             let level = [0u8, 8, 15, 18, 19, 28, 29, 39][(next() % 8) as usize];
             let piece = [2u8, 7, 8, 10, 11, 14, 18][(next() % 7) as usize];
+            // Half fixed intervals, half patterns of up to three gaps and a late first tap.
+            let taps = if next() % 2 == 0 {
+                crate::TapPattern::every(2 + (next() % 4) as u8)
+            } else {
+                let mut text = ".".repeat((next() % 3) as usize);
+                for _ in 0..1 + next() % 3 {
+                    text.push('X');
+                    text.push_str(&".".repeat(1 + (next() % 4) as usize));
+                }
+                crate::TapPattern::parse(&text).unwrap()
+            };
             let model = InputModel {
-                tap_interval: 2 + (next() % 4) as u8,
+                taps,
                 das: false,
                 reaction: (next() % 4) as u8,
                 soft_drop: false,
@@ -939,16 +976,14 @@ mod tests {
                     .position(|b| frame(&coll, &start.rules, &mut st, b.bits()));
                 assert_eq!(landed, Some(inputs.len() - 1), "{p:?} {inputs:?}");
                 assert_eq!((st.o, st.x, st.y), (p.o, p.x, p.y), "{p:?} {inputs:?}");
-                // Each tap presses its buttons on one frame and nothing for the rest of
-                // the tap interval.
-                let mut since = usize::MAX;
-                for (i, b) in inputs.iter().enumerate() {
-                    if *b != Buttons::NONE {
-                        assert!(since >= model.interval() as usize, "{inputs:?} at {i}");
-                        since = 0;
-                    }
-                    since = since.saturating_add(1);
-                }
+                // Each tap presses its buttons on one frame, where the pattern allows.
+                let bits: Vec<u8> = inputs.iter().map(|b| b.bits()).collect();
+                assert_eq!(
+                    crate::TapClock::check(model.taps, model.reaction, 0, &bits),
+                    Ok(()),
+                    "{:?} {inputs:?}",
+                    model.taps
+                );
             }
             compared += fast.placements().len();
         }

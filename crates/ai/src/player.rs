@@ -290,9 +290,9 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let mut max_level = game.state().level;
     let mut lag_frames = 0u32;
     let mut crash_frame = None;
-    // Frames since the current piece's plan began, and since the last tap.
+    // Frames since the current piece's plan began, and where its taps are in the pattern.
     let mut since_spawn = 0u32;
-    let mut since_tap = u32::MAX;
+    let mut clock = crate::taps::TapClock::new(ai.model().taps);
     let mut adjusted = true;
     let start_level = game.state().level;
     let mut transition_scores = [None; 3];
@@ -307,14 +307,16 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
             need_plan = false;
             pieces += 1;
             since_spawn = 0;
+            clock = crate::taps::TapClock::new(ai.model().taps);
             adjusted = ai.adjust_after.is_none();
         } else if let Some(after) = ai.adjust_after {
             // The adjustment: the preview is seen; the rest of the inputs are planned
-            // again from here, once no tap of the plan is closer than the tap interval
-            // (the next tap is then as free as the model allows).
+            // again from here, once the pattern lets the plan's next tap come (the
+            // replan's taps then start the pattern again, as BetaTetris's adjustment
+            // starts its tap table again).
             if !adjusted
                 && since_spawn >= after as u32
-                && since_tap >= ai.model().interval() as u32
+                && clock.may_tap()
                 && game.state().phase() == PlayState::Control
             {
                 if let Some(p) = ai.search.plan_in_game(&game) {
@@ -327,11 +329,7 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
         at += 1;
         since_spawn += 1;
-        since_tap = if b.bits() & !game.state().held != 0 {
-            1
-        } else {
-            since_tap.saturating_add(1)
-        };
+        clock.step(b.bits() & !game.state().held != 0);
         if record_inputs {
             inputs.push(b);
         }

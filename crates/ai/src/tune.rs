@@ -73,6 +73,8 @@ pub struct TuneConfig {
     pub start_level: u8,
     /// Tapping rate (30, 20, 15, 12 Hz; see [`BenchConfig::tap_interval`]).
     pub tap_hz: u8,
+    /// When taps may come, if not at `tap_hz` ([`BenchConfig::taps`]).
+    pub taps: Option<crate::TapPattern>,
     /// Frames without input after each spawn.
     pub reaction: u8,
     /// The seeds.
@@ -106,6 +108,7 @@ impl Default for TuneConfig {
             games: 8,
             start_level: 18,
             tap_hz: 30,
+            taps: None,
             reaction: 0,
             seeds: SeedList::standard(),
             threads: 0,
@@ -186,6 +189,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
     let bench = BenchConfig {
         start_level: config.start_level,
         tap_hz: config.tap_hz,
+        taps: config.taps,
         reaction: config.reaction,
         adjust_after: None,
         games: config.games,

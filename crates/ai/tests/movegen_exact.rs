@@ -1,11 +1,12 @@
 //! The move generator against the engine: every input sequence it returns, fed to
-//! `Game::step` frame by frame, lands the piece exactly where it says (soundness), and
-//! every landing that random inputs obeying the model reach is in its list
-//! (completeness). Boards are random garbage stacks built through a snapshot, and
+//! `Game::step` frame by frame, lands the piece exactly where it says and presses a
+//! button only where the model's tap pattern allows (soundness), and every landing that
+//! random inputs obeying the model reach is in its list (completeness). Boards are random garbage stacks built through a snapshot, and
 //! real mid-game states taken from the cartridge conformance traces.
 
 use nestris_ai::inputs::InputModel;
 use nestris_ai::movegen::{MoveGen, Placement, Start};
+use nestris_ai::{TapClock, TapPattern};
 use nestris_core::{Buttons, CapAt, CapRule, Game, GameSetup, LineCap, Snapshot, Variant};
 use proptest::prelude::*;
 use std::path::Path;
@@ -41,8 +42,8 @@ fn land(game: &Game, inputs: &[Buttons]) -> Result<(u8, u8, u8), String> {
     ))
 }
 
-/// Checks every placement of `mg` (just generated from `game`).
-fn check_all(game: &Game, mg: &MoveGen) -> Result<usize, String> {
+/// Checks every placement of `mg` (just generated from `game` under `model`).
+fn check_all(game: &Game, model: &InputModel, mg: &MoveGen) -> Result<usize, String> {
     let ps: Vec<Placement> = mg.placements().to_vec();
     if ps.is_empty() {
         return Err("no placement".into());
@@ -52,6 +53,13 @@ fn check_all(game: &Game, mg: &MoveGen) -> Result<usize, String> {
         if inputs.len() != p.frames as usize {
             return Err(format!("{p:?}: {} inputs", inputs.len()));
         }
+        let bits: Vec<u8> = inputs.iter().map(|b| b.bits()).collect();
+        TapClock::check(model.taps, model.reaction, game.state().held, &bits).map_err(|f| {
+            format!(
+                "{p:?}: a press at frame {f} breaks {:?}: {inputs:?}",
+                model.taps
+            )
+        })?;
         let got = land(game, &inputs).map_err(|e| format!("{p:?}: {e}: {inputs:?}"))?;
         if got != (p.o, p.x, p.y) {
             return Err(format!("{p:?} landed at {got:?} with {inputs:?}"));
@@ -77,8 +85,9 @@ impl Rng {
 /// Random buttons that obey `model` (see `nestris_ai::inputs`), until the piece lands.
 fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8) {
     let mut g = game.clone();
-    let k = model.interval() as u32;
-    let mut since_tap = k;
+    let wait = model.reaction as u32 + model.taps.first() as u32;
+    let mut clock = TapClock::new(model.taps);
+    let mut tapped = false;
     // What stays held from the last tap frame during the frames after it.
     let mut hold = 0u8;
     let mut frame = 0u32;
@@ -90,9 +99,9 @@ fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8
     loop {
         let prev = g.state().held;
         let mut b = 0u8;
-        if frame < model.reaction as u32 {
+        if frame < wait {
             // nothing
-        } else if since_tap < k {
+        } else if tapped && !clock.may_tap() {
             b = hold;
         } else {
             // Keep or release the holds.
@@ -119,7 +128,7 @@ fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8
                 tap &= !prev;
                 if tap != 0 {
                     b |= tap;
-                    since_tap = 0;
+                    tapped = true;
                     hold = base | (tap & 0x04);
                     if model.das && tap & 0x03 != 0 && rng.chance(2) {
                         hold |= tap & 0x03;
@@ -127,8 +136,10 @@ fn random_landing(game: &Game, model: &InputModel, rng: &mut Rng) -> (u8, u8, u8
                 }
             }
         }
+        if frame >= model.reaction as u32 {
+            clock.step(b & !prev != 0);
+        }
         g.step(Buttons(b));
-        since_tap = (since_tap + 1).min(k);
         frame += 1;
         let s = g.state();
         if s.phase() != nestris_core::PlayState::Control {
@@ -188,12 +199,30 @@ fn garbage(heights: &[u8], hole_bits: &[u32], ghost: u8) -> [u8; 256] {
     p
 }
 
+/// Tap patterns: half fixed intervals of 2-5 frames, half arbitrary ones (one to four
+/// gaps of 2-6 frames, the first tap 0-3 frames late), as their `X.` strings.
+fn patterns() -> impl Strategy<Value = TapPattern> {
+    prop_oneof![
+        (2u8..=5).prop_map(TapPattern::every),
+        (0usize..4, proptest::collection::vec(2usize..=6, 1..=4)).prop_map(|(first, gaps)| {
+            let mut text = ".".repeat(first);
+            for g in gaps {
+                text.push('X');
+                text.push_str(&".".repeat(g - 1));
+            }
+            TapPattern::parse(&text).expect("a valid pattern")
+        }),
+    ]
+}
+
 fn models() -> impl Strategy<Value = InputModel> {
-    (2u8..=5, any::<bool>(), 0u8..6, any::<bool>()).prop_map(|(t, das, reaction, sd)| InputModel {
-        tap_interval: t,
-        das,
-        reaction,
-        soft_drop: sd,
+    (patterns(), any::<bool>(), 0u8..6, any::<bool>()).prop_map(|(taps, das, reaction, sd)| {
+        InputModel {
+            taps,
+            das,
+            reaction,
+            soft_drop: sd,
+        }
     })
 }
 
@@ -224,7 +253,7 @@ proptest! {
         let start = Start::from_game(&game).expect("piece under control");
         let mut mg = MoveGen::new();
         mg.generate(&start, &model);
-        check_all(&game, &mg).map_err(TestCaseError::fail)?;
+        check_all(&game, &model, &mg).map_err(TestCaseError::fail)?;
 
         // The shortcut over waited states finds the same landings as the full search.
         let mut full = MoveGen::new();
@@ -275,7 +304,7 @@ fn double_killscreen_placements_land_where_they_say() {
                 assert!(start.rules.double);
                 for model in [InputModel::hz30(), InputModel::tapping(4)] {
                     let n = mg.generate(&start, &model).len();
-                    check_all(&game, &mg)
+                    check_all(&game, &model, &mg)
                         .unwrap_or_else(|e| panic!("level {level} piece {piece}: {e}"));
                     assert!(n > 0);
                 }
@@ -306,14 +335,14 @@ fn first_piece_hang_and_every_level_on_an_empty_field() {
                     InputModel::hz30(),
                     InputModel::tapping(4),
                     InputModel {
-                        tap_interval: 3,
+                        taps: TapPattern::every(3),
                         das: true,
                         reaction: 3,
                         soft_drop: true,
                     },
                 ] {
                     mg.generate(&start, &model);
-                    check_all(&game, &mg)
+                    check_all(&game, &model, &mg)
                         .unwrap_or_else(|e| panic!("level {level} piece {piece}: {e}"));
                 }
             }
@@ -336,7 +365,7 @@ fn a_tuck_under_a_roof_is_found() {
     let start = Start::from_game(&game).unwrap();
     let mut mg = MoveGen::new();
     mg.generate(&start, &InputModel::hz30());
-    check_all(&game, &mg).unwrap();
+    check_all(&game, &InputModel::hz30(), &mg).unwrap();
     assert!(mg
         .placements()
         .iter()
@@ -364,9 +393,16 @@ fn exact_on_conformance_trace_states() {
     let models = [
         InputModel::hz30(),
         InputModel {
-            tap_interval: 3,
+            taps: TapPattern::every(3),
             das: true,
             reaction: 2,
+            soft_drop: true,
+        },
+        InputModel::with_taps(TapPattern::parse("X.X..").unwrap()),
+        InputModel {
+            taps: TapPattern::parse(".X..X...").unwrap(),
+            das: true,
+            reaction: 0,
             soft_drop: true,
         },
     ];
@@ -383,9 +419,9 @@ fn exact_on_conformance_trace_states() {
         for (i, frame) in trace.frames.iter().enumerate() {
             if at_spawn && checked_here < 25 {
                 if let Some(start) = Start::from_game(&game) {
-                    let model = &models[(i + checked_here) % 2];
+                    let model = &models[(i + checked_here) % models.len()];
                     mg.generate(&start, model);
-                    placements += check_all(&game, &mg)
+                    placements += check_all(&game, model, &mg)
                         .unwrap_or_else(|e| panic!("{} frame {i}: {e}", trace.name));
                     states += 1;
                     checked_here += 1;

@@ -29,7 +29,7 @@ fn plays_at_15_hz_with_reaction_time() {
     let mut setup = GameSetup::from_seed(11);
     setup.level = 15;
     let model = InputModel {
-        tap_interval: 4,
+        taps: nestris_ai::TapPattern::every(4),
         das: false,
         reaction: 6,
         soft_drop: true,
@@ -114,4 +114,58 @@ fn under_double_killscreen_the_plans_land_where_planned() {
         placed += 1;
     }
     assert!(placed >= 10, "only {placed} pieces");
+}
+
+/// The AI's whole games keep to its tap pattern, the adjustment included: each piece's
+/// taps follow the pattern from the plan's first frame, and the adjustment starts it again
+/// at the first frame from F on where the pattern lets the plan's next tap come.
+#[test]
+fn a_game_taps_by_its_pattern_across_the_adjustment() {
+    use nestris_ai::{TapClock, TapPattern};
+    use nestris_core::{FrameEvents, PlayState};
+    for (text, adjust) in [("X.X..", Some(18)), (".X..X.", Some(7)), ("X..X.", None)] {
+        let taps = TapPattern::parse(text).unwrap();
+        let mut setup = GameSetup::from_seed(5);
+        setup.level = 18;
+        let mut ai = Ai::new(Weights::default(), InputModel::with_taps(taps));
+        ai.adjust_after = adjust;
+        let r = play_game(setup, &mut ai, 6_000);
+        assert!(r.lines > 0, "{text}: no line");
+        let mut g = Game::new(setup);
+        let (mut need_plan, mut adjusted) = (true, true);
+        let (mut clock, mut since_spawn) = (TapClock::new(taps), 0u32);
+        let (mut pieces, mut adjustments) = (0, 0);
+        for (i, &b) in r.inputs.iter().enumerate() {
+            let s = g.state();
+            if need_plan && s.phase() == PlayState::Control {
+                (need_plan, adjusted) = (false, adjust.is_none());
+                (clock, since_spawn) = (TapClock::new(taps), 0);
+                pieces += 1;
+            } else if let Some(f) = adjust {
+                if !adjusted
+                    && since_spawn >= u32::from(f)
+                    && clock.may_tap()
+                    && s.phase() == PlayState::Control
+                {
+                    clock = TapClock::new(taps);
+                    adjusted = true;
+                    adjustments += 1;
+                }
+            }
+            let pressed = b.bits() & !s.held != 0;
+            assert!(
+                !pressed || clock.may_tap(),
+                "{text}: a tap at frame {i}, {since_spawn} frames into piece {pieces}"
+            );
+            clock.step(pressed);
+            since_spawn += 1;
+            if g.step(b).has(FrameEvents::SPAWNED) {
+                need_plan = true;
+            }
+        }
+        assert!(pieces > 10, "{text}: {pieces} pieces");
+        if adjust.is_some() {
+            assert!(adjustments > 10, "{text}: {adjustments} adjustments");
+        }
+    }
 }

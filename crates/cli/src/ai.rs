@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nestris_ai::benchmark::{self, BenchConfig, SeedList};
 use nestris_ai::format::Format;
 use nestris_ai::tune::{self, TuneConfig};
-use nestris_ai::{play_game, Ai, Weights};
+use nestris_ai::{play_game, Ai, TapPattern, Weights};
 use nestris_replay::{Replay, Start};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,9 +41,15 @@ struct Style {
     /// practice mode does (29 the kill screen, 155 and up the crash levels).
     #[arg(long, default_value_t = 18)]
     start_level: u8,
-    /// Tap rate in Hz: 30, 20, 15 or 12.
-    #[arg(long, default_value_t = 30)]
+    /// Tap rate in Hz: 30, 20, 15 or 12 (the patterns X., X.., X..., X....).
+    #[arg(long, visible_alias = "hz", default_value_t = 30)]
     tap_hz: u8,
+    /// When taps may come, as a frame pattern instead of --tap-hz: X a frame that may
+    /// press, . one that may not, repeating from each piece's first input (X.X.. = gaps
+    /// of 2 and 3 frames in turn; ..X. = every 4 frames, the first 2 frames late); or
+    /// 30/20/15/12 Hz.
+    #[arg(long, value_name = "PATTERN", value_parser = parse_taps, conflicts_with = "tap_hz")]
+    taps: Option<TapPattern>,
     /// Reaction time: frames without input after each spawn.
     #[arg(long, default_value_t = 0)]
     reaction: u8,
@@ -79,6 +85,10 @@ struct Style {
     /// 999,999; the strongest published bot's format).
     #[arg(long, value_name = "FORMAT", default_value = "cartridge", value_parser = parse_format)]
     format: Format,
+}
+
+fn parse_taps(s: &str) -> Result<TapPattern, String> {
+    TapPattern::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -192,6 +202,7 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
     let config = BenchConfig {
         start_level: style.start_level,
         tap_hz: style.tap_hz,
+        taps: style.taps,
         reaction: style.reaction,
         games,
         seeds: SeedList::standard(),
@@ -251,9 +262,9 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
             let mut replay = Replay::new(Start::Setup(setup));
             replay.inputs = r.inputs.clone();
             replay.metadata = format!(
-                "nestris ai, level {}, {} Hz, reaction {}, {}",
+                "nestris ai, level {}, {}, reaction {}, {}",
                 config.start_level,
-                config.tap_hz,
+                config.tapping(),
                 config.reaction,
                 setup.variant.label()
             );
@@ -355,9 +366,9 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             })
             .collect();
         let title = format!(
-            "AI scores: level {} start, {} Hz, reaction {} ({} games, {} format)",
+            "AI scores: level {} start, {}, reaction {} ({} games, {} format)",
             config.start_level,
-            config.tap_hz,
+            config.tapping(),
             config.reaction,
             args.games,
             config.format.name()
@@ -376,6 +387,7 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         games: args.games,
         start_level: args.style.start_level,
         tap_hz: args.style.tap_hz,
+        taps: args.style.taps,
         reaction: args.style.reaction,
         threads: threads(&args.style),
         initial: weights(&args.style)?,

@@ -61,6 +61,10 @@ pub struct Args {
     /// The AI's tap rate in Hz (30, 20, 15 or 12).
     #[arg(long, value_name = "HZ", default_value_t = 30, requires = "ai")]
     pub ai_tap_hz: u8,
+    /// The AI's tap pattern instead of --ai-tap-hz (X a frame that may press, . one that
+    /// may not, repeating, e.g. X.X..; as `nestris ai --taps`).
+    #[arg(long, value_name = "PATTERN", requires = "ai", conflicts_with = "ai_tap_hz", value_parser = parse_taps)]
+    pub ai_taps: Option<nestris_ai::TapPattern>,
     /// When the cartridge would crash (levels ~155 and up): cartridge (the CPU halts, the
     /// picture freezes), show (marked CRASHED, the game plays on), topout (ends as a
     /// top-out) or off (no lag or crash model). The menus are not counted: a game starts
@@ -154,6 +158,11 @@ fn trainer_game(
     t.game(region, args.level, args.cap.unwrap_or(default_cap))
 }
 
+/// `--ai-taps PATTERN`.
+fn parse_taps(s: &str) -> Result<nestris_ai::TapPattern, String> {
+    nestris_ai::TapPattern::parse(s).map_err(|e| e.to_string())
+}
+
 /// The input model for a tap rate in Hz.
 pub fn tap_model(hz: u8) -> Result<nestris_ai::InputModel> {
     let interval = match hz {
@@ -172,7 +181,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let pilot = if args.ai {
         Some(crate::pilot::autopilot(
             args.ai_level,
-            tap_model(args.ai_tap_hz)?,
+            match args.ai_taps {
+                Some(taps) => nestris_ai::InputModel::with_taps(taps),
+                None => tap_model(args.ai_tap_hz)?,
+            },
             nestris_ai::Weights::default(),
         ))
     } else {

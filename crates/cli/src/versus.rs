@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use nestris_ai::{Ai, InputModel, Weights};
+use nestris_ai::{Ai, InputModel, TapClock, Weights};
 use nestris_core::{Buttons, Game, PlayState, Region};
 use nestris_versus::MatchSetup;
 
@@ -107,13 +107,12 @@ fn clock_seed() -> u32 {
 /// The AI as a versus player, frame by frame: each piece planned blind to the new
 /// preview, then adjusted once `reaction` frames have passed (as `nestris ai --adjust`).
 pub fn ai_player(model: InputModel, reaction: u8) -> impl FnMut(&Game) -> Buttons {
-    let interval = u32::from(model.interval());
     let mut ai = Ai::new(Weights::default(), model);
     let mut plan: Vec<Buttons> = Vec::new();
     let mut at = 0;
     let mut need_plan = true;
     let mut since_spawn = 0u32;
-    let mut since_tap = u32::MAX;
+    let mut clock = TapClock::new(model.taps);
     let mut adjusted = true;
     move |game: &Game| {
         let s = game.state();
@@ -130,8 +129,9 @@ pub fn ai_player(model: InputModel, reaction: u8) -> impl FnMut(&Game) -> Button
             at = 0;
             need_plan = false;
             since_spawn = 0;
+            clock = TapClock::new(model.taps);
             adjusted = reaction == 0;
-        } else if !adjusted && since_spawn >= u32::from(reaction) && since_tap >= interval {
+        } else if !adjusted && since_spawn >= u32::from(reaction) && clock.may_tap() {
             if let Some(p) = ai.search_mut().plan_in_game(game) {
                 plan = p.inputs;
                 at = 0;
@@ -141,11 +141,7 @@ pub fn ai_player(model: InputModel, reaction: u8) -> impl FnMut(&Game) -> Button
         let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
         at += 1;
         since_spawn += 1;
-        since_tap = if b.bits() & !s.held != 0 {
-            1
-        } else {
-            since_tap.saturating_add(1)
-        };
+        clock.step(b.bits() & !s.held != 0);
         b
     }
 }

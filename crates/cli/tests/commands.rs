@@ -744,3 +744,36 @@ fn docs_hud_png_is_what_screenshot_hud_draws() {
          rerun with NESTRIS_BLESS=1 and look at it"
     );
 }
+
+#[test]
+fn the_ai_plays_by_a_tap_pattern_and_refuses_a_bad_one() {
+    let g = ai_game(&["--taps", "X.X..", "--adjust", "18", "--max-frames", "3000"]);
+    assert!(g["lines"].as_u64().unwrap() > 0, "{g}");
+    nestris()
+        .args([
+            "ai",
+            "bench",
+            "--taps",
+            "X.X..",
+            "--games",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .args(["--max-frames", "600"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("at taps X.X.., reaction 0 frames"));
+    nestris()
+        .args(["ai", "play", "--taps", "X.X"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "tap pattern \"X.X\": two X one frame apart",
+        ));
+    nestris()
+        .args(["ai", "play", "--taps", "X.", "--tap-hz", "20"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot be used with"));
+}

@@ -104,8 +104,8 @@ fn bad_requests_fail_with_one_line() {
             "level: 300 is out of range 0..=255",
         ),
         (
-            request("T", r#", "inputFrameTimeline": "X.X..""#),
-            "only one X",
+            request("T", r#", "inputFrameTimeline": "X.X""#),
+            "inputFrameTimeline: tap pattern \"X.X\": two X one frame apart",
         ),
         (String::new(), "not a JSON object"),
     ];

@@ -38,11 +38,12 @@ pub fn interval_for_hz(hz: i64) -> Option<u8> {
     TAP_RATES.iter().find(|(h, _)| *h == hz).map(|(_, i)| *i)
 }
 
-/// The taps per second of an input model (the inverse of [`interval_for_hz`]).
+/// The taps per second of an input model (the inverse of [`interval_for_hz`]); 0 for a
+/// tap pattern that is not one of [`TAP_RATES`].
 pub fn model_hz(model: &InputModel) -> i64 {
     TAP_RATES
         .iter()
-        .find(|(_, i)| *i == model.interval())
+        .find(|(_, i)| Some(*i) == model.taps.interval())
         .map_or(0, |(h, _)| *h)
 }
 
@@ -67,7 +68,7 @@ impl Default for PlacementConfig {
         PlacementConfig {
             game: GameOptions::default(),
             model: InputModel {
-                tap_interval: 2,
+                taps: nestris_ai::TapPattern::HZ30,
                 das: false,
                 reaction: 0,
                 soft_drop: false,

@@ -214,7 +214,7 @@ impl PyAi {
         weights_dict(py, &self.weights)
     }
 
-    /// The input model: ``{"tap_hz", "tap_interval", "reaction", "das", "soft_drop"}``.
+    /// The input model: ``{"tap_hz", "tap_interval", "taps", "reaction", "das", "soft_drop"}``.
     #[getter]
     fn input_model<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         model_dict(py, &self.model)

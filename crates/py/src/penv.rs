@@ -298,7 +298,7 @@ impl PlacementEnv {
         self.ep.overflowed
     }
 
-    /// The input model: ``{"tap_hz", "tap_interval", "reaction", "das", "soft_drop"}``.
+    /// The input model: ``{"tap_hz", "tap_interval", "taps", "reaction", "das", "soft_drop"}``.
     #[getter]
     fn input_model<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         model_dict(py, &self.cfg.model)
@@ -318,7 +318,8 @@ pub fn model_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("tap_hz", model_hz(m))?;
-    d.set_item("tap_interval", m.interval())?;
+    d.set_item("tap_interval", m.taps.interval())?;
+    d.set_item("taps", m.taps.to_string())?;
     d.set_item("reaction", m.reaction)?;
     d.set_item("das", m.das)?;
     d.set_item("soft_drop", m.soft_drop)?;

@@ -35,7 +35,7 @@ pub fn parse_model(
         _ => 0,
     };
     Ok(InputModel {
-        tap_interval: interval,
+        taps: nestris_ai::TapPattern::every(interval),
         das,
         reaction,
         soft_drop,

@@ -38,6 +38,16 @@ def test_the_inputs_put_the_piece_where_the_answer_says() -> None:
         assert len(move["cells"]) == 4 and move["piece"] == "L"
 
 
+def test_a_tap_pattern_spaces_the_taps_by_its_gaps() -> None:
+    # X.X..: taps 2 and 3 frames apart in turn, each gap counted from the tap before.
+    answer = nestris.ai.suggest(request(currentPiece="L", top=5, inputFrameTimeline="X.X.."))
+    assert answer["moves"]
+    for move in answer["moves"]:
+        taps = [f for f, b in enumerate(move["inputs"]) if b]
+        gaps = [b - a for a, b in zip(taps, taps[1:])]
+        assert all(g >= (2, 3)[k % 2] for k, g in enumerate(gaps)), move["inputsText"]
+
+
 def test_a_board_as_rows_is_the_same_position() -> None:
     rows = [WELL[r * 10 : r * 10 + 10] for r in range(20)]
     as_rows = nestris.ai.suggest(request(board=rows))
@@ -51,7 +61,7 @@ def test_a_board_as_rows_is_the_same_position() -> None:
         ({"board": "01"}, "board"),
         ({"currentPiece": "X"}, "currentPiece"),
         ({"level": 256}, "level: 256 is out of range"),
-        ({"inputFrameTimeline": "X.X.."}, "only one X"),
+        ({"inputFrameTimeline": "X.X"}, "two X one frame apart"),
         ({"colour": "red"}, "unknown field"),
     ],
 )

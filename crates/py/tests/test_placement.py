@@ -372,6 +372,7 @@ def test_ai_plan_and_choose() -> None:
     assert ai.input_model == {
         "tap_hz": 30,
         "tap_interval": 2,
+        "taps": "X.",
         "reaction": 0,
         "das": False,
         "soft_drop": False,

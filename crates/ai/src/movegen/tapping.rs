@@ -13,11 +13,14 @@
 //! is a handful of word operations, and a drop keeps the bits whose row below is free and
 //! lands the others.
 //!
-//! Each frame boundary keeps its set of states. The inputs of a placement are not kept
-//! while searching but found afterwards ([`MoveGen::tap_inputs_into`]): walking back from
-//! its landing, a state that was already there a frame earlier is reached by waiting,
-//! otherwise by a tap one tap interval earlier from a state of that boundary, found by
-//! trying the taps on the few states that could have made it.
+//! Each frame boundary keeps its set of states, one per place in the tap pattern's cycle
+//! (the next tap's gap; a fixed interval has one). A tap from place k moves the states
+//! to place k + 1, `gap(k)` frames later; waiting keeps the place. The inputs of a
+//! placement are not kept while searching but found afterwards (`Taps::inputs_into`):
+//! walking back from its landing, a state that was already there a frame earlier is
+//! reached by waiting, otherwise by a tap from the place before, that place's gap
+//! earlier, from a state of that boundary, found by trying the taps on the few states
+//! that could have made it.
 //!
 //! The search makes the same moves as the general one (a frame of waiting, or a tap
 //! frame and the frames after it in which no button may go down) and uses the same
@@ -28,6 +31,7 @@
 
 use super::{Act, MoveGen, PieceState, Placement, Rules, A, B, L, ORIENT_INDEX, R};
 use crate::board::Board;
+use crate::taps::{TapPattern, MAX_TAPS};
 use nestris_core::tables::{ORIENTATION_CELLS, ROTATE_A};
 
 /// The ten column bits of one orientation lane.
@@ -37,8 +41,11 @@ const LANE: u64 = 0x3FF;
 const FIT_ROWS: usize = 23;
 /// No arrival.
 const NONE: u16 = u16::MAX;
-/// A placement's `node` for a tap landing: the boundary in the low bits, this flag.
+/// A placement's `node` for a tap landing: the boundary in the low 16 bits, the place in
+/// the pattern from `PHASE_SHIFT` on, and this flag.
 const TAPPED: u32 = 1 << 31;
+/// Where a placement's `node` keeps the place in the pattern it was made from.
+const PHASE_SHIFT: u32 = 24;
 
 /// The columns where each of the piece's orientations fits, per pivot row, as lanes of
 /// 16 bits: bit `16 * i + x` is set when orientation `ids[i]` fits with its pivot at
@@ -121,12 +128,14 @@ fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
 /// What one search of the tapping kind keeps for finding its placements' inputs.
 #[derive(Clone, Debug)]
 pub(super) struct Taps {
-    /// Per frame boundary from the start: the states alive.
+    /// Per frame boundary from the start and place in the pattern (`f * phases + k`): the
+    /// states alive.
     sets: Vec<u64>,
     /// Per frame boundary: the row the alive states are on.
     rows: Vec<u8>,
-    /// Per state bit: its latest arrival (see `arrivals`), or `NONE`.
-    latest: [u16; 64],
+    /// Per place in the pattern and state bit (`k * 64 + bit`): its latest arrival (see
+    /// `arrivals`), or `NONE`.
+    latest: [u16; 64 * MAX_TAPS],
     /// Every arrival of a state that was not alive at the boundary before (a state
     /// stays alive from its arrival to its landing): the boundary, and the state's
     /// arrival before this one. Walking back by waiting jumps to it.
@@ -139,7 +148,9 @@ pub(super) struct Taps {
     /// The taps offered: shift and rotation.
     taps: [(i8, u8); 8],
     n_taps: usize,
-    interval: usize,
+    /// The pattern's gaps, and how many (its places).
+    gaps: [u8; MAX_TAPS],
+    phases: usize,
     /// The start's bit.
     root: u64,
     /// Per state bit: the rows it landed on (bit per row).
@@ -154,14 +165,15 @@ impl Default for Taps {
         Taps {
             sets: Vec::new(),
             rows: Vec::new(),
-            latest: [NONE; 64],
+            latest: [NONE; 64 * MAX_TAPS],
             arrivals: Vec::new(),
             fit: [0; FIT_ROWS],
             ids: [0; 4],
             kind: Turns::One,
             taps: [(0, 0); 8],
             n_taps: 0,
-            interval: 2,
+            gaps: [2; MAX_TAPS],
+            phases: 1,
             root: 0,
             landed_rows: [0; 64],
             landings: Vec::new(),
@@ -177,12 +189,31 @@ fn bit(o: u8, x: u8) -> u64 {
 
 impl MoveGen {
     /// The tapping search from `root` (after the reaction frames, nothing held, not in
-    /// soft drop, `x < 10`, `y < 21`, the timer within the gravity value) on `board`.
+    /// soft drop, `x < 10`, `y < 21`, the timer within the gravity value) on `board`, the
+    /// taps coming by `pattern` (its first tap at once: the caller has waited its
+    /// leading dots).
     pub(super) fn generate_taps(
         &mut self,
         board: &Board,
         rules: &Rules,
-        interval: u8,
+        pattern: &TapPattern,
+        root: PieceState,
+    ) {
+        // A fixed interval has one place in its cycle; its search is compiled apart so
+        // that the places cost it nothing.
+        if pattern.len() == 1 {
+            self.search_taps::<true>(board, rules, pattern, root);
+        } else {
+            self.search_taps::<false>(board, rules, pattern, root);
+        }
+    }
+
+    #[inline(always)]
+    fn search_taps<const ONE: bool>(
+        &mut self,
+        board: &Board,
+        rules: &Rules,
+        pattern: &TapPattern,
         root: PieceState,
     ) {
         let t = &mut self.taps;
@@ -216,7 +247,10 @@ impl MoveGen {
                 t.n_taps += 1;
             }
         }
-        t.interval = interval as usize;
+        let phases = if ONE { 1 } else { pattern.len() };
+        t.phases = phases;
+        t.gaps[..phases].copy_from_slice(pattern.gaps());
+        let longest = t.gaps[..phases].iter().copied().max().unwrap_or(2) as usize;
         fit_rows(board, &t.ids, n, root.y as usize, &mut t.fit);
 
         // The rows of the fall: the gravity timer and the first piece's countdown run
@@ -243,30 +277,31 @@ impl MoveGen {
         }
         // Room for the frames of a tap made from the last boundaries.
         let last_row = *t.rows.last().unwrap();
-        for _ in 0..t.interval {
+        for _ in 0..longest {
             t.rows.push(last_row);
         }
         let frames = t.rows.len();
         t.sets.clear();
-        t.sets.resize(frames, 0);
-        // Per boundary: the states reached by a frame of waiting without dropping.
+        t.sets.resize(frames * phases, 0);
+        // Per boundary and place: the states reached by a frame of waiting without
+        // dropping.
         self.waited_sets.clear();
-        self.waited_sets.resize(frames, 0);
+        self.waited_sets.resize(frames * phases, 0);
         let mut landed = [0u64; FIT_ROWS];
         t.landed_rows = [0; 64];
         t.landings.resize(64 * FIT_ROWS, 0);
         let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
         t.root = bit(root.o, root.x);
         t.sets[0] = t.root;
-        t.latest = [NONE; 64];
+        t.latest[..64 * phases].fill(NONE);
         t.arrivals.clear();
         let (latest, arrivals) = (&mut t.latest, &mut t.arrivals);
         let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
-        let (kind, iv) = (t.kind, t.interval);
+        let (kind, gaps) = (t.kind, &t.gaps);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
-        // `from`, by a tap or not); only the first landing on a spot is kept.
+        // `from` at place `k`, by a tap or not); only the first landing on a spot is kept.
         let mut any_landed = 0u64;
-        let mut record = |land: u64, row: u8, frame: usize, from: usize, tapped: bool| {
+        let mut record = |land: u64, row: u8, frame: usize, from: usize, k: usize, tapped: bool| {
             let mut new = land & !landed[row as usize];
             landed[row as usize] |= new;
             any_landed |= new;
@@ -275,69 +310,73 @@ impl MoveGen {
                 new &= new - 1;
                 landed_rows[b] |= 1 << row;
                 landings[b * FIT_ROWS + row as usize] =
-                    frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32;
+                    frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32 | (k as u64) << 33;
             }
         };
         let mut last = 0;
         let mut f = 0;
         let mut boundaries = 0;
         while f <= last {
-            let alive = sets[f];
-            if alive == 0 {
-                f += 1;
-                continue;
-            }
-            boundaries += 1;
-            let mut new = alive & !if f == 0 { 0 } else { sets[f - 1] };
-            while new != 0 {
-                let b = new.trailing_zeros() as usize;
-                new &= new - 1;
-                arrivals.push((f as u16, latest[b]));
-                latest[b] = arrivals.len() as u16 - 1;
-            }
-            let y = rows[f];
-            // A frame of waiting.
-            if rows[f + 1] != y {
-                let below = fit[y as usize + 1];
-                record(alive & !below, y, f + 1, f, false);
-                if alive & below != 0 {
-                    sets[f + 1] |= alive & below;
+            for k in 0..phases {
+                let at = f * phases + k;
+                let alive = sets[at];
+                if alive == 0 {
+                    continue;
+                }
+                boundaries += 1;
+                let mut new = alive & !if f == 0 { 0 } else { sets[at - phases] };
+                while new != 0 {
+                    let b = new.trailing_zeros() as usize;
+                    new &= new - 1;
+                    arrivals.push((f as u16, latest[k * 64 + b]));
+                    latest[k * 64 + b] = arrivals.len() as u16 - 1;
+                }
+                let y = rows[f];
+                // A frame of waiting: the same place in the pattern.
+                if rows[f + 1] != y {
+                    let below = fit[y as usize + 1];
+                    record(alive & !below, y, f + 1, f, k, false);
+                    if alive & below != 0 {
+                        sets[at + phases] |= alive & below;
+                        last = last.max(f + 1);
+                    }
+                } else {
+                    sets[at + phases] |= alive;
+                    waited[at + phases] |= alive;
                     last = last.max(f + 1);
                 }
-            } else {
-                sets[f + 1] |= alive;
-                waited[f + 1] |= alive;
-                last = last.max(f + 1);
-            }
-            // Every tap at once, from the states not reached by waiting.
-            let p = alive & !waited[f];
-            if p != 0 {
-                let free = fit[y as usize];
-                let l = shift(p, free, -1);
-                let r = shift(p, free, 1);
-                let mut u = l | r;
-                if kind != Turns::One {
-                    let v = p | l | r;
-                    u |= rotate(v, free, kind, false);
-                    if kind == Turns::Four {
-                        u |= rotate(v, free, kind, true);
-                    }
-                }
-                // The tap's frame and the frames after it.
-                for j in 1..=iv {
-                    let (was, now) = (rows[f + j - 1], rows[f + j]);
-                    if now != was {
-                        let below = fit[was as usize + 1];
-                        record(u & !below, was, f + j, f, true);
-                        u &= below;
-                        if u == 0 {
-                            break;
+                // Every tap at once, from the states not reached by waiting.
+                let p = alive & !waited[at];
+                if p != 0 {
+                    let free = fit[y as usize];
+                    let l = shift(p, free, -1);
+                    let r = shift(p, free, 1);
+                    let mut u = l | r;
+                    if kind != Turns::One {
+                        let v = p | l | r;
+                        u |= rotate(v, free, kind, false);
+                        if kind == Turns::Four {
+                            u |= rotate(v, free, kind, true);
                         }
                     }
-                }
-                if u != 0 {
-                    sets[f + iv] |= u;
-                    last = last.max(f + iv);
+                    // The tap's frame and the frames after it, to the next place.
+                    let gap = if ONE { gaps[0] } else { gaps[k] } as usize;
+                    for j in 1..=gap {
+                        let (was, now) = (rows[f + j - 1], rows[f + j]);
+                        if now != was {
+                            let below = fit[was as usize + 1];
+                            record(u & !below, was, f + j, f, k, true);
+                            u &= below;
+                            if u == 0 {
+                                break;
+                            }
+                        }
+                    }
+                    if u != 0 {
+                        let next = if ONE || k + 1 == phases { 0 } else { k + 1 };
+                        sets[(f + gap) * phases + next] |= u;
+                        last = last.max(f + gap);
+                    }
                 }
             }
             f += 1;
@@ -354,13 +393,16 @@ impl MoveGen {
                 rows &= rows - 1;
                 let l = t.landings[b * FIT_ROWS + row];
                 let (frame, from) = (l as u16, (l >> 16) as u16);
+                let phase = (l >> 33) as u32;
                 self.placements.push(Placement {
                     o: t.ids[b / 16],
                     x: (b % 16) as u8,
                     y: row as u8,
                     frames: prefix + frame,
                     tops_out: t.fit[row] >> b & 1 == 0,
-                    node: u32::from(from) | if l >> 32 != 0 { TAPPED } else { 0 },
+                    node: u32::from(from)
+                        | phase << PHASE_SHIFT
+                        | if l >> 32 & 1 != 0 { TAPPED } else { 0 },
                     act: Act::default(),
                     used: (frame - from) as u8,
                 });
@@ -376,7 +418,18 @@ impl Taps {
     /// `self`, after the reaction frames `prefix`: walks back from its landing to the
     /// start (see the module's doc).
     pub(super) fn inputs_into(&self, prefix_frames: &[u8], p: &Placement, out: &mut Vec<u8>) {
+        // As the search, compiled apart for a fixed interval.
+        if self.phases == 1 {
+            self.walk_back::<true>(prefix_frames, p, out);
+        } else {
+            self.walk_back::<false>(prefix_frames, p, out);
+        }
+    }
+
+    #[inline(always)]
+    fn walk_back<const ONE: bool>(&self, prefix_frames: &[u8], p: &Placement, out: &mut Vec<u8>) {
         let t = self;
+        let phases = if ONE { 1 } else { t.phases };
         let prefix = prefix_frames.len();
         let base = out.len();
         out.resize(base + p.frames as usize, 0);
@@ -384,38 +437,45 @@ impl Taps {
         buf[..prefix].copy_from_slice(prefix_frames);
         let buf = &mut buf[prefix..];
         // Frame k + 1 of the search is buf[k].
-        let mut f = (p.node & !TAPPED) as usize;
+        let mut f = (p.node & 0xFFFF) as usize;
+        let mut k = if ONE {
+            0
+        } else {
+            (p.node >> PHASE_SHIFT & 0x7F) as usize
+        };
         let mut b = bit(p.o, p.x);
         if p.node & TAPPED != 0 {
-            let (from, buttons) = self.tap_source(b, f);
+            let (from, buttons) = self.tap_source(b, f * phases + k, t.rows[f]);
             buf[f] = buttons;
             b = from;
         }
         loop {
-            // Back by waiting to the state's arrival.
-            let mut k = t.latest[b.trailing_zeros() as usize];
-            while t.arrivals[k as usize].0 as usize > f {
-                k = t.arrivals[k as usize].1;
+            // Back by waiting to the state's arrival at this place.
+            let mut a = t.latest[k * 64 + b.trailing_zeros() as usize];
+            while t.arrivals[a as usize].0 as usize > f {
+                a = t.arrivals[a as usize].1;
             }
-            f = t.arrivals[k as usize].0 as usize;
+            f = t.arrivals[a as usize].0 as usize;
             if f == 0 {
                 break;
             }
-            f -= t.interval;
-            let (from, buttons) = self.tap_source(b, f);
+            // It arrived by a tap from the place before, that place's gap earlier.
+            k = if ONE || k == 0 { phases - 1 } else { k - 1 };
+            f -= t.gaps[k] as usize;
+            let (from, buttons) = self.tap_source(b, f * phases + k, t.rows[f]);
             buf[f] = buttons;
             b = from;
         }
-        debug_assert_eq!(b, t.root);
+        debug_assert_eq!((b, k), (t.root, 0));
     }
 
-    /// A state of boundary `f` and a tap that puts the piece on the state `b` (one bit),
-    /// and the tap's buttons.
+    /// A state of the set `at` (a boundary on `row` and a place in the pattern) and a tap
+    /// that puts the piece on the state `b` (one bit), and the tap's buttons.
     #[inline]
-    fn tap_source(&self, b: u64, f: usize) -> (u64, u8) {
+    fn tap_source(&self, b: u64, at: usize, row: u8) -> (u64, u8) {
         let t = self;
-        let alive = t.sets[f];
-        let free = t.fit[t.rows[f] as usize];
+        let alive = t.sets[at];
+        let free = t.fit[row as usize];
         for &(dx, rot) in &t.taps[..t.n_taps] {
             // It came from its own lane or the one the rotation turns from, and from
             // its own column or the one the shift moves from.
