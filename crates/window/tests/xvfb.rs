@@ -1034,9 +1034,8 @@ fn the_docs_pictures_are_the_window_under_xvfb() {
     }
     let got = viewer_at_end(&trainer, &[], 256, false);
     check_docs_picture("xvfb-trainer.png", &got);
+}
 
-/// The tap-speed test (`--tap-test`): its window shows the renderer's screen of the test,
-/// and taps typed with xdotool are counted on it.
 #[test]
 fn the_tap_test_counts_taps_on_its_screen() {
     use nestris_core::tap_test::TapTest;
