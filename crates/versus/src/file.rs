@@ -4,7 +4,7 @@
 //! Layout (all little-endian): `NESTRISVS` and a version byte (1, or 2 for a match
 //! started from a given game); the setup (region, level, seed in 3 bytes, best-of, 2 bytes
 //! zero); in version 2 the start: the state (`Snapshot::encode`), its variant
-//! (`Variant::encode`) and its timing block (`Snapshot::encode_timing`, the current
+//! (`Variant::encode`, whose first byte names its layout and so its length) and its timing block (`Snapshot::encode_timing`, the current
 //! version only); then per player a frame count (`u32`)
 //! and that many 3-byte frames (buttons, game number as `u16`); then the two final state
 //! hashes (`u64` each). Readers stop at [`MAX_FILE_BYTES`] and at [`MAX_SIDE_FRAMES`]
@@ -20,7 +20,7 @@ use nestris_core::{Buttons, Game, Snapshot, Variant, VARIANT_LEN};
 pub const MAGIC: &[u8; 9] = b"NESTRISVS";
 /// The layout's version: 2 for a match from a given start, else 1 (as before starts).
 pub const VERSION: u8 = 2;
-/// The start block's length in version 2.
+/// The start block's longest length in version 2 (the variant's layout sets it).
 const START_LEN: usize = ENCODED_LEN + VARIANT_LEN + TIMING_LEN;
 /// Frames a side may hold (as many as a single replay may).
 pub const MAX_SIDE_FRAMES: u32 = 1 << 27;
@@ -97,13 +97,21 @@ impl VersusReplay {
         b
     }
 
+    /// The start block's length, read from the variant's layout byte after the state.
+    fn start_len(variant_layout: u8) -> Result<usize, VersusFileError> {
+        Variant::encoded_len(variant_layout)
+            .map(|v| ENCODED_LEN + v + TIMING_LEN)
+            .ok_or_else(|| VersusFileError::Start("not a variant".into()))
+    }
+
     /// Reads a start block; refused unless it writes back the same bytes.
     fn read_start(b: &[u8]) -> Result<Game, VersusFileError> {
         let bad = |e: String| VersusFileError::Start(e);
+        let variant_end = b.len() - TIMING_LEN;
         let mut s = Snapshot::decode(&b[..ENCODED_LEN]).map_err(|e| bad(e.to_string()))?;
-        s.variant = Variant::decode(&b[ENCODED_LEN..ENCODED_LEN + VARIANT_LEN])
+        s.variant = Variant::decode(&b[ENCODED_LEN..variant_end])
             .ok_or_else(|| bad("not a variant".into()))?;
-        s.decode_timing(&b[ENCODED_LEN + VARIANT_LEN..])
+        s.decode_timing(&b[variant_end..])
             .map_err(|e| bad(e.to_string()))?;
         let game = Game::from_snapshot(s).map_err(|e| bad(e.to_string()))?;
         if VersusReplay::start_bytes(&game) != b {
@@ -165,7 +173,9 @@ impl VersusReplay {
         };
         setup.validate()?;
         let start = if b[9] == 2 {
-            Some(Box::new(VersusReplay::read_start(take(START_LEN)?)?))
+            let layout = *b.get(10 + 8 + ENCODED_LEN).ok_or(VersusFileError::Length)?;
+            let len = VersusReplay::start_len(layout)?;
+            Some(Box::new(VersusReplay::read_start(take(len)?)?))
         } else {
             None
         };
@@ -334,6 +344,46 @@ mod tests {
         // The cartridge's generator: not seeded.
         let m = Match::from_start(crate::tests::setup(), Game::new(Default::default()));
         assert!(!m.seeded());
+    }
+
+    #[test]
+    fn a_start_with_a_longer_variant_layout_reads_back() {
+        // A drought trainer's game: its variant needs layout 2, longer than layout 1.
+        let mut setup = crate::tests::setup().game_setup(0);
+        setup.variant.drought = 7;
+        let mut start = Game::new(setup);
+        for _ in 0..40 {
+            start.step(Buttons::NONE);
+        }
+        let mut m = Match::from_start(crate::tests::setup(), start);
+        let mut inputs = [Vec::new(), Vec::new()];
+        for f in 0..300u32 {
+            for (p, side) in inputs.iter_mut().enumerate() {
+                let buttons = if (f + p as u32) % 4 < 2 {
+                    Buttons::DOWN
+                } else {
+                    Buttons::NONE
+                };
+                let i = Input { buttons, game: 0 };
+                m.apply(p, i);
+                side.push(i);
+            }
+        }
+        let r = VersusReplay::of(&m, inputs);
+        let bytes = r.to_bytes();
+        let back = VersusReplay::from_bytes(&bytes).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.start.as_ref().unwrap().state().variant.drought, 7);
+        assert_eq!(back.verify().unwrap().sides[0].game, m.sides[0].game);
+        // A layout byte no program wrote is refused, not read at a guessed length.
+        let mut bad = bytes.clone();
+        bad[10 + 8 + ENCODED_LEN] = 9;
+        assert!(matches!(
+            VersusReplay::from_bytes(&bad),
+            Err(VersusFileError::Start(_))
+        ));
+        // Cut inside the start block: a length error, no panic.
+        assert!(VersusReplay::from_bytes(&bytes[..10 + 8 + ENCODED_LEN + 3]).is_err());
     }
 
     #[test]
