@@ -28,11 +28,27 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order help texts list them.
+    pub const ALL: [Format; 2] = [Format::Cartridge, Format::Betatetris];
+
     /// The format's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Format::Cartridge => "cartridge",
             Format::Betatetris => "betatetris",
+        }
+    }
+
+    /// The format named `name` ([`Format::name`]).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The start level the format plays from, if it sets one.
+    pub fn start_level(self) -> Option<u8> {
+        match self {
+            Format::Cartridge => None,
+            Format::Betatetris => Some(18),
         }
     }
 }

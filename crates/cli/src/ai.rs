@@ -92,11 +92,7 @@ fn parse_taps(s: &str) -> Result<TapPattern, String> {
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
-    match s {
-        "cartridge" => Ok(Format::Cartridge),
-        "betatetris" => Ok(Format::Betatetris),
-        _ => Err(format!("{s:?}: use cartridge or betatetris")),
-    }
+    Format::from_name(s).ok_or_else(|| format!("{s:?}: use cartridge or betatetris"))
 }
 
 #[derive(Debug, Clone, ClapArgs)]

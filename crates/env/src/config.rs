@@ -1,8 +1,9 @@
-//! What an environment is made with: how its games start ([`GameOptions`]), what its
-//! reward counts and what it observes, the default action table, and the seed that
-//! follows a seed.
+//! What an environment is made with: how its games start ([`GameOptions`], the format
+//! of play among them), what its reward counts and what it observes, the default action
+//! table, and the seed that follows a seed.
 
-use nestris_core::{CrashMode, GameSetup, GameType, Region};
+pub use nestris_ai::format::Format;
+use nestris_core::{CrashMode, GameSetup, GameType, GymSeed, Region, SeedRule, Variant};
 
 /// The joypad bits, as the cartridge reads them.
 pub const A: u8 = 0x80;
@@ -58,6 +59,9 @@ pub struct GameOptions {
     pub crash_mode: CrashMode,
     /// The music choice, 0..=3.
     pub music_type: u8,
+    /// The rules and the pieces: the cartridge's, or a community format's
+    /// ([`GameOptions::setup`] says how a seed picks its pieces).
+    pub format: Format,
 }
 
 impl Default for GameOptions {
@@ -70,17 +74,26 @@ impl Default for GameOptions {
             height: 0,
             crash_mode: CrashMode::Cartridge,
             music_type: MUSIC_OFF,
+            format: Format::Cartridge,
         }
     }
 }
 
 impl GameOptions {
     /// The setup of a game: from `seed` (see [`GameSetup::from_seed`]) or, with no seed,
-    /// the cartridge's power-on generator state.
+    /// the cartridge's power-on generator state. Under [`Format::Betatetris`] the pieces
+    /// are dealt by the TetrisGYM v5 seed [`gym_seed_of`]`(seed)` instead, and its line
+    /// caps apply; with no seed, by the cartridge's generator (as `nestris ai bench` does).
     pub fn setup(&self, seed: Option<u64>) -> GameSetup {
         let base = match seed {
             Some(s) => GameSetup::from_seed(s),
             None => GameSetup::default(),
+        };
+        let variant = match self.format {
+            Format::Cartridge => Variant::CARTRIDGE,
+            Format::Betatetris => {
+                Variant::betatetris(seed.and_then(|s| GymSeed::new(gym_seed_of(s), SeedRule::V5)))
+            }
         };
         GameSetup {
             region: self.region,
@@ -89,8 +102,26 @@ impl GameOptions {
             height: self.height,
             crash_mode: self.crash_mode,
             music_type: self.music_type,
+            variant,
             ..base
         }
+    }
+}
+
+/// The lowest TetrisGYM seed dealt: lower ones start the generator from zero high bytes
+/// (BetaTetris's evaluation draws from 512 up for the same reason).
+pub const GYM_SEED_LOW: u32 = 512;
+
+/// The TetrisGYM seed (its six hex digits as one number) an episode seed deals under
+/// [`Format::Betatetris`]: the seed itself from [`GYM_SEED_LOW`] to 2^24-1, so that a
+/// published seed (`nestris ai bench --format betatetris` prints them) replays as itself;
+/// any other seed folded into that range.
+pub const fn gym_seed_of(seed: u64) -> u32 {
+    const TOP: u64 = 1 << 24;
+    if seed >= GYM_SEED_LOW as u64 && seed < TOP {
+        seed as u32
+    } else {
+        GYM_SEED_LOW + (seed % (TOP - GYM_SEED_LOW as u64)) as u32
     }
 }
 
@@ -180,6 +211,41 @@ mod tests {
         assert_eq!((a.level, a.music_type), (18, MUSIC_OFF));
         assert_eq!(a.rng, GameSetup::from_seed(5).rng);
         assert_eq!(o.setup(None).rng, GameSetup::default().rng);
+    }
+
+    #[test]
+    fn the_betatetris_format_deals_gym_seeds_under_its_caps() {
+        let o = GameOptions {
+            level: 18,
+            format: Format::Betatetris,
+            ..GameOptions::default()
+        };
+        // A published seed deals as itself: the same game `nestris ai bench` plays.
+        let published = nestris_ai::format::betatetris_seeds(3, 0);
+        for &g in &published {
+            let v = o.setup(Some(u64::from(g))).variant;
+            assert_eq!(v, Variant::betatetris(GymSeed::new(g, SeedRule::V5)));
+        }
+        // Every other seed lands in the dealt range; no seed, the cartridge's generator.
+        for s in [0, 1, 511, 1 << 24, u64::MAX, i64::MAX as u64] {
+            let g = gym_seed_of(s);
+            assert!((GYM_SEED_LOW..1 << 24).contains(&g), "{s} -> {g}");
+            assert_eq!(o.setup(Some(s)).variant.seed.unwrap().value(), g);
+        }
+        assert_eq!(o.setup(None).variant, Variant::betatetris(None));
+        // The cartridge's format is the cartridge's rules.
+        assert!(GameOptions::default().setup(Some(3)).variant.is_cartridge());
+        // Its pieces are the seed's, not the episode seed's generator state.
+        let mut a = nestris_core::Game::new(o.setup(Some(0x1234)));
+        let mut b = nestris_core::Game::new(GameSetup {
+            rng: 0x0101,
+            ..o.setup(Some(0x1234))
+        });
+        for _ in 0..2000 {
+            a.step(nestris_core::Buttons::NONE);
+            b.step(nestris_core::Buttons::NONE);
+            assert_eq!(a.state().next_piece, b.state().next_piece);
+        }
     }
 
     #[test]

@@ -118,8 +118,10 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// The AI player of ``nestris-ai`` (board evaluation and a search over the current
 /// piece and the preview, with frame-exact move generation) as a policy.
 ///
-/// ``Ai(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None,
-/// crash_dodge=True)``: its hands tap at ``tap_hz`` (30, 20, 15 or 12 taps per second),
+/// ``Ai(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None,
+/// crash_dodge=True, taps=None)``: its hands tap at ``tap_hz`` (30, 20, 15 or 12 taps per
+/// second) or by the tap pattern ``taps`` (``"X.X.."``: a tap on each ``X`` frame,
+/// BetaTetris's tap tables; ``"30hz"``),
 /// wait ``reaction`` frames after each spawn, and may hold directions (``das``) and Down
 /// (``soft_drop``); ``weights`` is a dict overriding some of the evaluation weights
 /// (``Ai().weights`` lists them). With ``crash_dodge`` the AI does not take a placement
@@ -157,8 +159,8 @@ pub struct PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true),
-        text_signature = "(tap_hz=30, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True)"
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None),
+        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None)"
     )]
     fn py_new(
         tap_hz: Option<&Bound<'_, PyAny>>,
@@ -167,8 +169,9 @@ impl PyAi {
         soft_drop: bool,
         weights: Option<&Bound<'_, PyAny>>,
         crash_dodge: bool,
+        taps: Option<&str>,
     ) -> PyResult<Self> {
-        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+        let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
         let mut ai = Ai::new(weights, model);
         ai.search_mut().options.crash_dodge = crash_dodge;
@@ -249,12 +252,15 @@ impl PyAi {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let me = slf.borrow();
+        // The pattern rather than the rate: it holds every model, Hz or not.
         let args = (
-            model_hz(&me.model),
+            py.None(),
             me.model.reaction,
             me.model.das,
             me.model.soft_drop,
             weights_dict(py, &me.weights)?,
+            me.ai.search().options.crash_dodge,
+            me.model.taps.to_string(),
         )
             .into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))
@@ -262,8 +268,11 @@ impl PyAi {
 
     fn __repr__(&self) -> String {
         format!(
-            "Ai(tap_hz={}, reaction={}, das={}, soft_drop={})",
-            model_hz(&self.model),
+            "Ai({}, reaction={}, das={}, soft_drop={})",
+            match model_hz(&self.model) {
+                0 => format!("taps={:?}", self.model.taps.to_string()),
+                hz => format!("tap_hz={hz}"),
+            },
             self.model.reaction,
             if self.model.das { "True" } else { "False" },
             if self.model.soft_drop {
@@ -308,8 +317,8 @@ fn play_one(
 /// ``total_reward``, ``terminated``. Runs without the GIL.
 #[pyfunction]
 #[pyo3(
-    signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", max_steps=None),
-    text_signature = "(policy, seeds, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", max_steps=None)"
+    signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", max_steps=None, format="cartridge", taps=None),
+    text_signature = "(policy, seeds, start_level=None, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=None, reaction=0, das=False, soft_drop=False, reward=\"score\", max_steps=None, format=\"cartridge\", taps=None)"
 )]
 #[expect(
     clippy::too_many_arguments,
@@ -329,6 +338,8 @@ pub fn play_placements<'py>(
     soft_drop: bool,
     reward: &str,
     max_steps: Option<&Bound<'py, PyAny>>,
+    format: &str,
+    taps: Option<&str>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let common = crate::options::Common {
         start_level,
@@ -340,8 +351,9 @@ pub fn play_placements<'py>(
         max_episode_steps: None,
         crash_mode: "cartridge",
         music_type: None,
+        format,
     };
-    let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+    let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
     let mut cfg = crate::placement::placement_config(py, &common, model)?;
     let mut pol = if let Ok(ai) = policy.cast::<PyAi>() {
         let ai = ai.borrow();

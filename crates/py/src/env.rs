@@ -128,9 +128,9 @@ fn info<'py>(py: Python<'py>, ep: &Episode, res: &Outcome) -> PyResult<Bound<'py
 
 /// The frame-level environment's engine side (see ``nestris.env.NesTetrisEnv``).
 ///
-/// ``FrameEnv(start_level=0, region="ntsc", game_type="A", height=0, actions=None,
+/// ``FrameEnv(start_level=None, region="ntsc", game_type="A", height=0, actions=None,
 /// frame_skip=1, reward="score", observation="board", crash_mode="cartridge",
-/// music_type=3)``; ``reset(seed)`` then
+/// music_type=3, format="cartridge")``; ``reset(seed)`` then
 /// ``step(action) -> (observation, reward, terminated, info)``.
 #[pyclass(module = "nestris._nestris", name = "FrameEnv")]
 #[derive(Debug)]
@@ -143,8 +143,8 @@ pub struct FrameEnv {
 impl FrameEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", crash_mode="cartridge", music_type=None),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3)"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", crash_mode="cartridge", music_type=None, format="cartridge"),
+        text_signature = "(start_level=None, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3, format=\"cartridge\")"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -162,6 +162,7 @@ impl FrameEnv {
         observation: &str,
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
+        format: &str,
     ) -> PyResult<Self> {
         let common = Common {
             start_level,
@@ -173,6 +174,7 @@ impl FrameEnv {
             max_episode_steps: None,
             crash_mode,
             music_type,
+            format,
         };
         let cfg = env_config(py, &common, actions, frame_skip)?;
         let ep = Episode::new(&cfg, Some(0));

@@ -22,8 +22,8 @@ enum Builtin {
 /// ``frames``, ``total_reward``, ``terminated``. Runs without the GIL.
 #[pyfunction]
 #[pyo3(
-        signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", max_steps=None),
-        text_signature = "(policy, seeds, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", max_steps=None)"
+        signature = (policy, seeds, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", max_steps=None, format="cartridge"),
+        text_signature = "(policy, seeds, start_level=None, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", max_steps=None, format=\"cartridge\")"
     )]
 #[expect(
     clippy::too_many_arguments,
@@ -41,6 +41,7 @@ pub fn play_builtin<'py>(
     frame_skip: Option<&Bound<'py, PyAny>>,
     reward: &str,
     max_steps: Option<&Bound<'py, PyAny>>,
+    format: &str,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let builtin = match policy {
         "random" => Builtin::Random,
@@ -61,6 +62,7 @@ pub fn play_builtin<'py>(
         max_episode_steps: None,
         crash_mode: "cartridge",
         music_type: None,
+        format,
     };
     let cfg = crate::options::env_config(py, &common, actions, frame_skip)?;
     let max_steps = match max_steps {

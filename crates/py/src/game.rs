@@ -420,6 +420,10 @@ impl PyState {
 /// as the cartridge does when Start is pressed on the level menu; the next
 /// :meth:`step` is frame 0. ``seed`` picks the generator state (``None``: the
 /// cartridge's power-on state); the same seed and buttons give the same game.
+/// ``format="betatetris"`` plays BetaTetris's format instead (a variant of the rules:
+/// the pieces of TetrisGYM v5 seed ``seed`` when it is from 512 to 2**24-1, other seeds
+/// folded into that range; double killscreen from level 39, halted at 49; ``level``
+/// 18 unless given).
 ///
 /// ``board`` is a 20x10 ``uint8`` numpy array owned by the game and kept current by
 /// every step (0 empty, 1-3 the three block tiles, 4 anything else): a view, not a
@@ -550,8 +554,8 @@ fn buttons_arg(buttons: i64) -> PyResult<Buttons> {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None, crash_mode="cartridge", music_type=None),
-        text_signature = "(level=0, seed=None, region=\"ntsc\", game_type=\"A\", height=0, crash_mode=\"cartridge\", music_type=3)"
+    #[pyo3(signature = (level=None, seed=None, region="ntsc", game_type="A", height=None, crash_mode="cartridge", music_type=None, format="cartridge"),
+        text_signature = "(level=None, seed=None, region=\"ntsc\", game_type=\"A\", height=0, crash_mode=\"cartridge\", music_type=3, format=\"cartridge\")"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -566,14 +570,19 @@ impl PyGame {
         height: Option<&Bound<'_, PyAny>>,
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
+        format: &str,
     ) -> PyResult<Self> {
         let zero = 0i32.into_pyobject(py)?.into_any();
+        let format = crate::options::parse_format(format)?;
         let mut opts = crate::options::game_options(
-            level.unwrap_or(&zero),
+            &crate::options::start_level_of(level, format)?
+                .into_pyobject(py)?
+                .into_any(),
             region,
             game_type,
             height.unwrap_or(&zero),
         )?;
+        opts.format = format;
         opts.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
         opts.music_type = crate::options::parse_music_type(py, music_type)?;
         let seed = seed_arg(seed)?;
@@ -794,6 +803,13 @@ impl PyGame {
     #[getter]
     fn crash_mode(&self) -> &'static str {
         self.game.crash_mode().name()
+    }
+
+    /// The rules, as a label: ``"cartridge"``, or the variant's parts
+    /// (``"gym-v5 seed 0A1B2C, ksx2@39, halt@49"``).
+    #[getter]
+    fn rules(&self) -> String {
+        self.game.state().variant.label().as_str().to_owned()
     }
 
     /// ``"ntsc"`` or ``"pal"``.

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nestris_core::{CrashMode, GameType, Region};
 use nestris_env::config::MUSIC_OFF;
-pub use nestris_env::config::{GameOptions, ObsKind, Reward};
+pub use nestris_env::config::{Format, GameOptions, ObsKind, Reward};
 pub use nestris_env::frame::EnvConfig;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
@@ -124,14 +124,32 @@ pub fn game_options(
         height: int_in("height", height, 0, 5)? as u8,
         crash_mode: CrashMode::Cartridge,
         music_type: MUSIC_OFF,
+        format: Format::Cartridge,
     })
+}
+
+/// `"cartridge"` or `"betatetris"` (see `nestris_env::config::Format`).
+pub fn parse_format(text: &str) -> PyResult<Format> {
+    Format::from_name(text).ok_or_else(|| {
+        invalid_argument(format!(
+            "format must be \"cartridge\" or \"betatetris\", got {text:?}"
+        ))
+    })
+}
+
+/// The start level: as given, else the format's (18 for BetaTetris's), else 0.
+pub fn start_level_of(obj: Option<&Bound<'_, PyAny>>, format: Format) -> PyResult<u8> {
+    match obj {
+        Some(o) if !o.is_none() => Ok(int_in("start_level", o, 0, 255)? as u8),
+        _ => Ok(format.start_level().unwrap_or(0)),
+    }
 }
 
 /// The keyword arguments every environment's constructor takes, as Python passed them
 /// (`None` where the caller left one out): one definition for the four environments.
 #[derive(Debug)]
 pub struct Common<'a, 'py> {
-    /// `start_level=0`.
+    /// `start_level=None` (the format's, else 0).
     pub start_level: Option<&'a Bound<'py, PyAny>>,
     /// `region="ntsc"`.
     pub region: &'a str,
@@ -149,6 +167,8 @@ pub struct Common<'a, 'py> {
     pub crash_mode: &'a str,
     /// `music_type=3`.
     pub music_type: Option<&'a Bound<'py, PyAny>>,
+    /// `format="cartridge"`.
+    pub format: &'a str,
 }
 
 /// What [`Common`] decides.
@@ -173,13 +193,15 @@ impl Common<'_, '_> {
                 _ => 0,
             })
         };
+        let format = parse_format(self.format)?;
         let game = GameOptions {
             region: parse_region(self.region)?,
             game_type: parse_game_type(self.game_type)?,
-            level: int("start_level", self.start_level, 255)?,
+            level: start_level_of(self.start_level, format)?,
             height: int("height", self.height, 5)?,
             crash_mode: parse_crash_mode(self.crash_mode)?,
             music_type: parse_music_type(py, self.music_type)?,
+            format,
         };
         let max_episode_steps = match self.max_episode_steps {
             Some(m) if !m.is_none() => Some(int_in("max_episode_steps", m, 1, i64::MAX)? as u64),

@@ -119,9 +119,9 @@ fn info<'py>(
 /// The placement-level environment's engine side (see
 /// ``nestris.env.NesTetrisPlacementEnv``).
 ///
-/// ``PlacementEnv(start_level=0, region="ntsc", game_type="A", height=0, tap_hz=30,
+/// ``PlacementEnv(start_level=None, region="ntsc", game_type="A", height=0, tap_hz=None,
 /// reaction=0, das=False, soft_drop=False, reward="score", observation="board",
-/// crash_mode="cartridge", music_type=3)``;
+/// crash_mode="cartridge", music_type=3, format="cartridge", taps=None)``;
 /// ``reset(seed)`` then ``step(action) -> (observation, reward, terminated, info)``.
 /// Action i is the i-th placement of ``placements()`` (orientation, x, y), ordered by
 /// orientation, then x, then y.
@@ -154,8 +154,8 @@ impl PlacementEnv {
 impl PlacementEnv {
     #[new]
     #[pyo3(
-        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", crash_mode="cartridge", music_type=None),
-        text_signature = "(start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3)"
+        signature = (start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", crash_mode="cartridge", music_type=None, format="cartridge", taps=None),
+        text_signature = "(start_level=None, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=None, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", crash_mode=\"cartridge\", music_type=3, format=\"cartridge\", taps=None)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -175,6 +175,8 @@ impl PlacementEnv {
         observation: &str,
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        taps: Option<&str>,
     ) -> PyResult<Self> {
         let common = Common {
             start_level,
@@ -186,8 +188,9 @@ impl PlacementEnv {
             max_episode_steps: None,
             crash_mode,
             music_type,
+            format,
         };
-        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+        let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let cfg = placement_config(py, &common, model)?;
         let mut mg = MoveGen::new();
         let ep = PlacementEpisode::new(&cfg, Some(0), &mut mg);

@@ -10,10 +10,12 @@ use crate::options::{int_in, Common};
 
 pub use nestris_env::placement::{model_hz, MAX_PLACEMENTS, TAP_RATES};
 
-/// The input model from the Python options: `tap_hz` 30/20/15/12 (None: 30), `reaction`
-/// frames (None: 0), `das`, `soft_drop`.
+/// The input model from the Python options: `tap_hz` 30/20/15/12 (None: 30) or `taps`, a
+/// tap pattern (`"X.X.."`, or `"30hz"`..., see `nestris_ai::TapPattern`), not both;
+/// `reaction` frames (None: 0), `das`, `soft_drop`.
 pub fn parse_model(
     tap_hz: Option<&Bound<'_, PyAny>>,
+    taps: Option<&str>,
     reaction: Option<&Bound<'_, PyAny>>,
     das: bool,
     soft_drop: bool,
@@ -23,19 +25,27 @@ pub fn parse_model(
             "tap_hz must be 30, 20, 15 or 12 (taps per second: a tap every 2, 3, 4 or 5 frames), got {shown}"
         ))
     };
-    let interval = match tap_hz {
-        Some(t) if !t.is_none() => {
-            let hz = int_in("tap_hz", t, 0, i64::MAX).map_err(|_| bad_hz(t.to_string()))?;
-            interval_for_hz(hz).ok_or_else(|| bad_hz(t.to_string()))?
+    let hz = tap_hz.filter(|t| !t.is_none());
+    let taps = match (hz, taps) {
+        (Some(_), Some(_)) => {
+            return Err(invalid_argument(
+                "give tap_hz or taps, not both (taps=\"X.\" is 30 Hz)",
+            ))
         }
-        _ => 2,
+        (_, Some(p)) => nestris_ai::TapPattern::parse(p)
+            .map_err(|e| invalid_argument(format!("taps {p:?}: {e}")))?,
+        (Some(t), None) => {
+            let hz = int_in("tap_hz", t, 0, i64::MAX).map_err(|_| bad_hz(t.to_string()))?;
+            nestris_ai::TapPattern::every(interval_for_hz(hz).ok_or_else(|| bad_hz(t.to_string()))?)
+        }
+        (None, None) => nestris_ai::TapPattern::every(2),
     };
     let reaction = match reaction {
         Some(r) if !r.is_none() => int_in("reaction", r, 0, 255)? as u8,
         _ => 0,
     };
     Ok(InputModel {
-        taps: nestris_ai::TapPattern::every(interval),
+        taps,
         das,
         reaction,
         soft_drop,

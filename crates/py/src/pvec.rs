@@ -78,10 +78,10 @@ impl ChoiceGuards<'_> {
 
 /// n placement-level games stepped together in Rust.
 ///
-/// ``VecPlacementEnv(n, start_level=0, region="ntsc", game_type="A", height=0,
-/// tap_hz=30, reaction=0, das=False, soft_drop=False, reward="score",
+/// ``VecPlacementEnv(n, start_level=None, region="ntsc", game_type="A", height=0,
+/// tap_hz=None, reaction=0, das=False, soft_drop=False, reward="score",
 /// observation="board", max_episode_steps=None, num_threads=1, crash_mode="cartridge",
-/// music_type=3)``.
+/// music_type=3, format="cartridge", taps=None)``.
 ///
 /// :meth:`step` takes n placement indices (one per game; each must be allowed by that
 /// game's mask) and runs every game without the GIL, writing into arrays allocated
@@ -151,8 +151,8 @@ impl PyVecPlacementEnv {
 impl PyVecPlacementEnv {
     #[new]
     #[pyo3(
-        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None),
-        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=30, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3)"
+        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, tap_hz=None, reaction=None, das=false, soft_drop=false, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None, format="cartridge", taps=None),
+        text_signature = "(n, start_level=None, region=\"ntsc\", game_type=\"A\", height=0, tap_hz=None, reaction=0, das=False, soft_drop=False, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3, format=\"cartridge\", taps=None)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -175,6 +175,8 @@ impl PyVecPlacementEnv {
         num_threads: Option<&Bound<'_, PyAny>>,
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        taps: Option<&str>,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
         let one = 1i32.into_bound_py_any(py)?;
@@ -188,8 +190,9 @@ impl PyVecPlacementEnv {
             max_episode_steps,
             crash_mode,
             music_type,
+            format,
         };
-        let model = parse_model(tap_hz, reaction, das, soft_drop)?;
+        let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let cfg = placement_config(py, &common, model)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let arrays = Arrays::new(py, n, cfg.obs);

@@ -16,9 +16,9 @@ use crate::options::{env_config, int_in, Common};
 
 /// n frame-level games stepped together in Rust.
 ///
-/// ``VecEnv(n, start_level=0, region="ntsc", game_type="A", height=0, actions=None,
+/// ``VecEnv(n, start_level=None, region="ntsc", game_type="A", height=0, actions=None,
 /// frame_skip=1, reward="score", observation="board", max_episode_steps=None,
-/// num_threads=1, crash_mode="cartridge", music_type=3)``.
+/// num_threads=1, crash_mode="cartridge", music_type=3, format="cartridge")``.
 ///
 /// :meth:`step` takes an array of n actions and runs every game without the GIL, writing
 /// into arrays allocated once: ``observation`` is ``{"board": (n, 20, 10) uint8,
@@ -99,8 +99,8 @@ impl PyVecEnv {
 impl PyVecEnv {
     #[new]
     #[pyo3(
-        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None),
-        text_signature = "(n, start_level=0, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3)"
+        signature = (n, start_level=None, region="ntsc", game_type="A", height=None, actions=None, frame_skip=None, reward="score", observation="board", max_episode_steps=None, num_threads=None, crash_mode="cartridge", music_type=None, format="cartridge"),
+        text_signature = "(n, start_level=None, region=\"ntsc\", game_type=\"A\", height=0, actions=None, frame_skip=1, reward=\"score\", observation=\"board\", max_episode_steps=None, num_threads=1, crash_mode=\"cartridge\", music_type=3, format=\"cartridge\")"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -121,6 +121,7 @@ impl PyVecEnv {
         num_threads: Option<&Bound<'_, PyAny>>,
         crash_mode: &str,
         music_type: Option<&Bound<'_, PyAny>>,
+        format: &str,
     ) -> PyResult<Self> {
         let n = int_in("n", n, 1, 1 << 20)? as usize;
         let one = 1i32.into_bound_py_any(py)?;
@@ -134,6 +135,7 @@ impl PyVecEnv {
             max_episode_steps,
             crash_mode,
             music_type,
+            format,
         };
         let cfg = env_config(py, &common, actions, frame_skip)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;

@@ -67,7 +67,7 @@ def suggest_json(request: str, weights: dict[str, float] | None = None) -> str: 
 def play_builtin(
     policy: str,
     seeds: Sequence[int],
-    start_level: int = 0,
+    start_level: int | None = None,
     region: str = "ntsc",
     game_type: str = "A",
     height: int = 0,
@@ -75,6 +75,7 @@ def play_builtin(
     frame_skip: int = 1,
     reward: str = "score",
     max_steps: int | None = None,
+    format: str = "cartridge",
 ) -> list[dict[str, Any]]: ...
 
 @final
@@ -163,13 +164,14 @@ class Game:
     SNAPSHOT_LEN: Final[int]
     def __new__(
         cls,
-        level: int = 0,
+        level: int | None = None,
         seed: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
     ) -> Game: ...
     @staticmethod
     def power_on(region: str = "ntsc") -> Game: ...
@@ -213,6 +215,8 @@ class Game:
     @property
     def crash_mode(self) -> str: ...
     @property
+    def rules(self) -> str: ...
+    @property
     def region(self) -> str: ...
     def playfield_bytes(self) -> bytes: ...
     def board_rows(self) -> list[str]: ...
@@ -223,7 +227,7 @@ class FrameEnv:
 
     def __new__(
         cls,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
@@ -233,6 +237,7 @@ class FrameEnv:
         observation: str = "board",
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
     ) -> FrameEnv: ...
     def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
     def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
@@ -267,7 +272,7 @@ class VecEnv:
     def __new__(
         cls,
         n: int,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
@@ -279,6 +284,7 @@ class VecEnv:
         num_threads: int = 1,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
     ) -> VecEnv: ...
     def reset(
         self, seed: int | Sequence[int] | None = None
@@ -313,16 +319,18 @@ TAP_RATES: Final[list[int]]
 def play_placements(
     policy: Ai | str,
     seeds: Sequence[int],
-    start_level: int = 0,
+    start_level: int | None = None,
     region: str = "ntsc",
     game_type: str = "A",
     height: int = 0,
-    tap_hz: int = 30,
+    tap_hz: int | None = None,
     reaction: int = 0,
     das: bool = False,
     soft_drop: bool = False,
     reward: str = "score",
     max_steps: int | None = None,
+    format: str = "cartridge",
+    taps: str | None = None,
 ) -> list[dict[str, Any]]: ...
 
 @final
@@ -331,11 +339,11 @@ class PlacementEnv:
 
     def __new__(
         cls,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
-        tap_hz: int = 30,
+        tap_hz: int | None = None,
         reaction: int = 0,
         das: bool = False,
         soft_drop: bool = False,
@@ -343,6 +351,8 @@ class PlacementEnv:
         observation: str = "board",
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
+        taps: str | None = None,
     ) -> PlacementEnv: ...
     def reset(self, seed: int) -> tuple[Any, dict[str, Any]]: ...
     def step(self, action: int) -> tuple[Any, float, bool, dict[str, Any]]: ...
@@ -383,11 +393,11 @@ class VecPlacementEnv:
     def __new__(
         cls,
         n: int,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
-        tap_hz: int = 30,
+        tap_hz: int | None = None,
         reaction: int = 0,
         das: bool = False,
         soft_drop: bool = False,
@@ -397,6 +407,8 @@ class VecPlacementEnv:
         num_threads: int = 1,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
+        taps: str | None = None,
     ) -> VecPlacementEnv: ...
     def reset(
         self, seed: int | Sequence[int] | None = None
@@ -427,12 +439,13 @@ class Ai:
 
     def __new__(
         cls,
-        tap_hz: int = 30,
+        tap_hz: int | None = None,
         reaction: int = 0,
         das: bool = False,
         soft_drop: bool = False,
         weights: dict[str, float] | None = None,
         crash_dodge: bool = True,
+        taps: str | None = None,
     ) -> Ai: ...
     def plan(self, game: Game) -> list[int]: ...
     def choose(self, env: Any) -> int: ...

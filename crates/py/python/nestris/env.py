@@ -30,7 +30,15 @@ the table with any joypad bytes, Start and Select included.
 
 Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
 
-* ``start_level`` (0): the level the game starts at (0-255; the menu offers 0-19).
+* ``start_level`` (``None``: the format's, else 0): the level the game starts at (0-255;
+  the menu offers 0-19).
+* ``format`` (``"cartridge"``): the rules and the pieces. ``"betatetris"`` is the format
+  the community compares bots on (BetaTetris's): a variant of the cartridge's rules that
+  deals the pieces of a TetrisGYM v5 seed, doubles the gravity from level 39 (double
+  killscreen) and ends the game at level 49, from level 18 unless ``start_level`` says
+  otherwise. The episode seed is the TetrisGYM seed when it is from 512 to 2**24-1 (so
+  ``reset(seed=s)`` with a seed of ``nestris ai bench --format betatetris`` replays that
+  game), other seeds are folded into that range.
 * ``region`` (``"ntsc"``) or ``"pal"``; ``game_type`` (``"A"``) or ``"B"`` with
   ``height`` 0-5.
 * ``reward``: ``"score"`` (points gained in the step), ``"lines"`` (lines cleared in
@@ -64,7 +72,9 @@ one, if never seeded, comes from the environment's ``np_random``).
 :class:`NesTetrisPlacementEnv`: one step is one placement of the falling piece, action i
 being the i-th of the places it can lock (``info["placements"]``, ``info["action_mask"]``)
 as found by the frame-exact move generator of ``nestris-ai`` for the input model
-``tap_hz`` (30, 20, 15 or 12), ``reaction`` (frames), ``das`` and ``soft_drop``. The
+``tap_hz`` (30, 20, 15 or 12; ``None``: 30) or ``taps``, a tap pattern (``"X.X.."``: a
+press on each ``X`` frame, repeated, as BetaTetris's tap tables; not with ``tap_hz``),
+``reaction`` (frames), ``das`` and ``soft_drop``. The
 placement's buttons run frame by frame through the engine, then the game runs with no
 input until the next piece is under control. Its options are the frame-level ones but
 ``frame_skip`` and ``actions``, plus the input model.
@@ -182,7 +192,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
 
     def __init__(
         self,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
@@ -193,6 +203,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -209,6 +220,7 @@ class NesTetrisEnv(gymnasium.Env[Any, Any]):
             observation=observation,
             crash_mode=crash_mode,
             music_type=music_type,
+            format=format,
         )
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(len(self._core.actions))
@@ -349,11 +361,11 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
 
     def __init__(
         self,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
-        tap_hz: int = 30,
+        tap_hz: int | None = None,
         reaction: int = 0,
         das: bool = False,
         soft_drop: bool = False,
@@ -362,6 +374,8 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
+        taps: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(
@@ -380,6 +394,8 @@ class NesTetrisPlacementEnv(gymnasium.Env[Any, Any]):
             observation=observation,
             crash_mode=crash_mode,
             music_type=music_type,
+            format=format,
+            taps=taps,
         )
         self.render_mode = render_mode
         self.action_space = PlacementSpace(MAX_PLACEMENTS, _mask_of(weakref.ref(self)))

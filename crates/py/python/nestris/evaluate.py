@@ -45,7 +45,7 @@ DEFAULT_MAX_STEPS = 100_000
 Policy = Callable[[Any], int] | str | Ai
 
 #: The placement environment's input model options (None: the Ai's, else the default).
-_MODEL_DEFAULTS = {"tap_hz": 30, "reaction": 0, "das": False, "soft_drop": False}
+_MODEL_DEFAULTS = {"taps": "X.", "reaction": 0, "das": False, "soft_drop": False}
 
 
 def play_games(
@@ -161,7 +161,8 @@ def evaluate(
     *,
     env: str | None = None,
     backend: str = "local",
-    level: int = 0,
+    level: int | None = None,
+    format: str = "cartridge",
     seed: int = 0,
     region: str = "ntsc",
     game_type: str = "A",
@@ -169,6 +170,7 @@ def evaluate(
     frame_skip: int = 1,
     actions: Sequence[int] | None = None,
     tap_hz: int | None = None,
+    taps: str | None = None,
     reaction: int | None = None,
     das: bool | None = None,
     soft_drop: bool | None = None,
@@ -195,10 +197,13 @@ def evaluate(
     if it is not running). A callable policy is sent to the Ray workers with
     cloudpickle: it must be importable there or picklable by value.
     ``max_steps`` (default 100,000) stops a game that has not ended.
-    The other options are those of the environment: ``frame_skip`` and ``actions`` for
-    ``"frame"``, the input model ``tap_hz``, ``reaction``, ``das``, ``soft_drop`` for
-    ``"placement"`` (by default an :class:`nestris.Ai`'s own, else 30 Hz tapping with no
-    reaction delay, DAS or soft drop; an :class:`nestris.Ai` must be given its own).
+    ``level`` is the start level (by default the format's, else 0); ``format``
+    (``"cartridge"`` or ``"betatetris"``) the rules and pieces, as the environments take
+    it. The other options are those of the environment: ``frame_skip`` and ``actions``
+    for ``"frame"``, the input model ``tap_hz`` or ``taps`` (a tap pattern), ``reaction``,
+    ``das``, ``soft_drop`` for ``"placement"`` (by default an :class:`nestris.Ai`'s own,
+    else 30 Hz tapping with no reaction delay, DAS or soft drop; an :class:`nestris.Ai`
+    must be given its own).
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidArgument(f"games must be a positive int, got {games!r}")
@@ -228,13 +233,20 @@ def evaluate(
         raise InvalidArgument(f"max_steps must be a positive int, got {max_steps!r}")
     options: dict[str, Any] = {
         "start_level": level,
+        "format": format,
         "region": region,
         "game_type": game_type,
         "height": height,
         "reward": reward,
         "observation": observation,
     }
-    model = {"tap_hz": tap_hz, "reaction": reaction, "das": das, "soft_drop": soft_drop}
+    model = {
+        "tap_hz": tap_hz,
+        "taps": taps,
+        "reaction": reaction,
+        "das": das,
+        "soft_drop": soft_drop,
+    }
     if env == "frame":
         unused = [k for k, v in model.items() if v is not None]
         if unused:
@@ -247,6 +259,16 @@ def evaluate(
         if actions is not None or frame_skip != 1:
             raise InvalidArgument('actions and frame_skip are options of env="frame" only')
         own = policy.input_model if isinstance(policy, Ai) else _MODEL_DEFAULTS
+        if tap_hz is not None or taps is not None:
+            # One spelling of the hands' taps: the pattern, as the engine writes it.
+            model["taps"] = PlacementEnv(tap_hz=tap_hz, taps=taps).input_model["taps"]
+            shown = f"tap_hz={tap_hz!r}" if tap_hz is not None else f"taps={taps!r}"
+            if isinstance(policy, Ai) and model["taps"] != own["taps"]:
+                raise InvalidArgument(
+                    f"{shown} differs from the Ai's taps {own['taps']!r}: the games are "
+                    "played with the Ai's input model"
+                )
+        del model["tap_hz"]
         for key, value in model.items():
             if value is None:
                 options[key] = own[key]

@@ -129,7 +129,7 @@ class NesTetrisVectorEnv(_RustVectorEnv):
     def __init__(
         self,
         num_envs: int,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
@@ -143,6 +143,7 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
@@ -160,6 +161,7 @@ class NesTetrisVectorEnv(_RustVectorEnv):
             num_threads=num_threads,
             crash_mode=crash_mode,
             music_type=music_type,
+            format=format,
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
@@ -269,11 +271,11 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
     def __init__(
         self,
         num_envs: int,
-        start_level: int = 0,
+        start_level: int | None = None,
         region: str = "ntsc",
         game_type: str = "A",
         height: int = 0,
-        tap_hz: int = 30,
+        tap_hz: int | None = None,
         reaction: int = 0,
         das: bool = False,
         soft_drop: bool = False,
@@ -285,6 +287,8 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
         render_mode: str | None = None,
         crash_mode: str = "cartridge",
         music_type: int = 3,
+        format: str = "cartridge",
+        taps: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgument(f'render_mode must be None or "rgb_array", got {render_mode!r}')
@@ -304,6 +308,8 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
             num_threads=num_threads,
             crash_mode=crash_mode,
             music_type=music_type,
+            format=format,
+            taps=taps,
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
