@@ -49,7 +49,7 @@ pub enum TapPatternError {
     #[error("tap pattern {0:?}: more than 8 taps before it repeats")]
     TooManyTaps(String),
     /// An unknown rate.
-    #[error("tap rate {0}: use 30, 20, 15 or 12 Hz, or a pattern such as \"X.X..\"")]
+    #[error("tap rate {0:?}: use 30, 20, 15 or 12 Hz, or a pattern such as \"X.X..\"")]
     Hz(String),
 }
 
@@ -396,6 +396,8 @@ mod tests {
             ("X.Y", "only X"),
             ("25", "tap rate"),
             ("30 kHz", "tap rate"),
+            // Found by the fuzz target: a rate with line breaks in it is shown escaped.
+            ("1\n\n.", "tap rate"),
             ("X.X.X.X.X.X.X.X.X..", "more than 8"),
         ] {
             let e = TapPattern::parse(text).unwrap_err().to_string();
