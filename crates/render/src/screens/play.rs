@@ -253,7 +253,8 @@ mod tests {
     /// Whether `text` is written in the caption's row anywhere across the screen.
     fn caption_reads(f: &Frame, text: &str) -> bool {
         let orange = palette::rgb(palette::CURSOR[1]);
-        (0..256 - 8 * text.len()).any(|x| read(f, x, 224, text.len(), orange).as_deref() == Some(text))
+        (0..256 - 8 * text.len())
+            .any(|x| read(f, x, 224, text.len(), orange).as_deref() == Some(text))
     }
 
     /// The rows under the playfield, as drawn.
@@ -294,13 +295,20 @@ mod tests {
 
         // A seed alone is in its own box, not in a caption; a seed and rules show both.
         let seed = GymSeed::new(0x1A2B3C, SeedRule::V5);
-        let seeded = under(&cartridge, Variant { seed, ..Variant::CARTRIDGE });
+        let seeded = under(
+            &cartridge,
+            Variant {
+                seed,
+                ..Variant::CARTRIDGE
+            },
+        );
         let f = drawn(&seeded);
         assert_eq!(bottom(&f), bottom(&backdrop));
         let beta = drawn(&under(&cartridge, Variant::betatetris(seed)));
         assert!(caption_reads(&beta, "KSX2 LV39, HALT LV49"));
         let white = palette::rgb(palette::WHITE);
-        let seed_shown = |f: &Frame| (184..248).any(|x| read(f, x, 192, 6, white).as_deref() == Some("1A2B3C"));
+        let seed_shown =
+            |f: &Frame| (184..248).any(|x| read(f, x, 192, 6, white).as_deref() == Some("1A2B3C"));
         assert!(seed_shown(&f) && seed_shown(&beta));
     }
 }
