@@ -80,8 +80,9 @@ pub struct Args {
     /// (fewer I pieces, by --drought), das-only (taps do not move the piece, auto-shift
     /// does); or tap-test, a screen that measures your tapping (taps per second and the
     /// best, frames between taps, frames from a spawn to the first tap). Scores of the
-    /// session are not kept; the replay starts from the practice game.
-    #[arg(long, value_name = "NAME", value_parser = parse_trainer, conflicts_with_all = ["tui", "ai"])]
+    /// session are not kept; the replay starts from the practice game. The practice games
+    /// play in the terminal too (--tui); the tap-speed test is the window's.
+    #[arg(long, value_name = "NAME", value_parser = parse_trainer, conflicts_with_all = ["ai", "quick"])]
     pub trainer: Option<TrainerChoice>,
     /// The trainer's start level (0-19).
     #[arg(long, value_name = "LEVEL", default_value_t = 18, requires = "trainer", value_parser = clap::value_parser!(u8).range(0..=19))]
@@ -191,6 +192,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None
     };
     if args.tui {
+        if args.trainer == Some(TrainerChoice::TapTest) {
+            anyhow::bail!(
+                "--trainer tap-test: the tap-speed test is the window's (not with --tui)"
+            );
+        }
         if args.colours != nestris_render::LevelColours::Classic {
             anyhow::bail!("--colours: the terminal shows the cartridge's colours only");
         }
@@ -214,6 +220,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 data_dir,
                 rom_demo,
                 crash_mode: args.crash,
+                start: match args.trainer {
+                    Some(TrainerChoice::Game(t)) => Some(trainer_game(t, region, args)),
+                    _ => None,
+                },
             },
             pilot,
         )?;
@@ -350,5 +360,24 @@ mod tests {
         assert_eq!(g.state().variant.drought, 15);
         let g = trainer_game(Trainer::DasOnly, Region::Ntsc, &args);
         assert_eq!(g.state().variant.drought, 0);
+    }
+
+    #[test]
+    fn the_practice_games_play_in_the_terminal_and_the_tap_test_does_not() {
+        let parse = |a: &[&str]| Args::try_parse_from([&["play"], a].concat());
+        for t in Trainer::ALL {
+            let a = parse(&["--tui", "--trainer", t.name(), "--level", "9"]).unwrap();
+            assert_eq!(a.trainer, Some(TrainerChoice::Game(t)));
+        }
+        let a = parse(&["--tui", "--trainer", "drought", "--drought", "I"]).unwrap();
+        assert_eq!(a.drought, Some(18));
+        assert!(parse(&["--tui", "--trainer", "ks", "--quick", "18"]).is_err());
+        // The tap test parses, and is refused in one line before the terminal is touched.
+        let a = parse(&["--tui", "--trainer", "tap-test"]).unwrap();
+        let e = run(&a).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--trainer tap-test: the tap-speed test is the window's (not with --tui)"
+        );
     }
 }

@@ -330,6 +330,48 @@ impl Variant {
         out
     }
 
+    /// The rules a screen names besides the seed (which screens show as six digits of its
+    /// own), in upper case and as few words as say them: `KS 130` (from 130 lines), `KSX2`
+    /// (from the start), `KSX2 LV39` (from level 39), `HALT 100`, `DROUGHT 7`, `DAS ONLY`,
+    /// parts joined by `, `. Empty for the cartridge's rules and for a seed alone.
+    pub fn screen_label(&self) -> Label {
+        let mut out = Label::new();
+        let sep = |out: &mut Label| {
+            if out.len > 0 {
+                out.push_str(", ");
+            }
+        };
+        for cap in self.caps.iter().flatten() {
+            sep(&mut out);
+            out.push_str(match cap.rule {
+                CapRule::Ks => "KS",
+                CapRule::KsX2 => "KSX2",
+                CapRule::Halt => "HALT",
+            });
+            match cap.at {
+                CapAt::Level(0) | CapAt::Lines(0) => {}
+                CapAt::Level(l) => {
+                    out.push_str(" LV");
+                    out.push_dec(l as u32);
+                }
+                CapAt::Lines(n) => {
+                    out.push(b' ');
+                    out.push_dec(n as u32);
+                }
+            }
+        }
+        if self.drought != 0 {
+            sep(&mut out);
+            out.push_str("DROUGHT ");
+            out.push_dec(self.drought as u32);
+        }
+        if self.das_only.is_some() {
+            sep(&mut out);
+            out.push_str("DAS ONLY");
+        }
+        out
+    }
+
     /// The variant's bytes (for replays and the state hash): layout version 1
     /// ([`VARIANT_V1_LEN`] bytes: a seed, two caps) when that holds it, else version 2
     /// ([`VARIANT_LEN`]: version 1's fields, then the drought and DAS-only). Writing the
@@ -776,6 +818,32 @@ mod tests {
             ..Variant::CARTRIDGE
         };
         assert_eq!(v.label().as_str(), "drought 12, das-only");
+    }
+
+    #[test]
+    fn screen_labels_name_the_rules_but_the_seed() {
+        let label = |v: Variant| v.screen_label().as_str().to_string();
+        assert_eq!(label(Variant::CARTRIDGE), "");
+        let seeded = Variant {
+            seed: GymSeed::new(0x1A2B3C, SeedRule::V5),
+            ..Variant::CARTRIDGE
+        };
+        assert_eq!(label(seeded), "", "the seed has a box of its own");
+        let v = Variant::betatetris(GymSeed::new(0x1A2B3C, SeedRule::V5));
+        assert_eq!(label(v), "KSX2 LV39, HALT LV49");
+        let cap = |at, rule| Variant {
+            caps: [Some(LineCap { at, rule }), None],
+            ..Variant::CARTRIDGE
+        };
+        assert_eq!(label(cap(CapAt::Lines(130), CapRule::Ks)), "KS 130");
+        assert_eq!(label(cap(CapAt::Lines(0), CapRule::KsX2)), "KSX2");
+        assert_eq!(label(cap(CapAt::Lines(100), CapRule::Halt)), "HALT 100");
+        let v = Variant {
+            drought: 7,
+            das_only: Some(crate::DasOnly::default()),
+            ..Variant::CARTRIDGE
+        };
+        assert_eq!(label(v), "DROUGHT 7, DAS ONLY");
     }
 
     #[test]

@@ -509,6 +509,25 @@ fn a_seed_is_shown_on_the_level_menu_and_in_play() {
     check("play_seeded_level18", &run.frame());
 }
 
+/// Games under other rules than the cartridge's name them under the playfield: the
+/// drought trainer, and BetaTetris's format on a seed (its seed box and its caps' caption).
+#[test]
+fn play_variants_are_labelled() {
+    use nestris_core::trainer::Trainer;
+    let mut run = Run::new(Trainer::Drought(7).game(Region::Ntsc, 18, 0));
+    run.until(200, |g| g.state().y >= 4);
+    check("play_drought_trainer", &run.frame());
+    let seed = nestris_core::GymSeed::new(0x1A2B3C, nestris_core::SeedRule::V5);
+    let game = Game::new(GameSetup {
+        level: 18,
+        variant: nestris_core::Variant::betatetris(seed),
+        ..GameSetup::default()
+    });
+    let mut run = Run::new(game);
+    run.until(200, |g| g.state().y >= 4);
+    check("play_betatetris_seeded", &run.frame());
+}
+
 /// `docs/trainer.png`: the tetris-ready trainer at level 18, its first piece falling.
 #[test]
 fn the_trainer_picture_in_the_docs_is_what_the_code_draws() {

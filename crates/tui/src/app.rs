@@ -45,7 +45,7 @@ pub fn run_with_pilot(options: TuiOptions, pilot: Option<Pilot>) -> Result<(), T
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, stdout()));
     let mut terminal = Terminal::new(backend)?;
     terminal.clear()?;
-    let region = options.region;
+    let region = options.console_region();
     let mut session = Session::new(options, guard.hold_mode());
     session.pilot = pilot;
     let result = play(&mut terminal, &mut session, region);
@@ -115,6 +115,9 @@ pub(crate) struct Session {
     pub(crate) visible: bool,
     /// Frames left to show `view.notice`.
     notice_left: u32,
+    /// A practice start (a trainer's game): the high-score table is not kept, since
+    /// the game is not one the cartridge deals.
+    practising: bool,
 }
 
 /// How long a notice of data not kept stays on the notice line (5 s).
@@ -141,7 +144,15 @@ impl Session {
                 HighScores::default(),
             ),
         };
-        let mut game = power_on_with(options.region, table);
+        let region = options.console_region();
+        let mut game = power_on_with(region, table);
+        let practising = options.start.is_some();
+        if let Some(start) = options.start {
+            // The kept table in its memory, as the console's would be.
+            let mut s = start.snapshot();
+            s.flow.high_scores = game.state().flow.high_scores.clone();
+            game = Game::from_snapshot(s).unwrap_or(start);
+        }
         let view = View {
             hold_estimated: hold_mode == HoldMode::Estimated,
             ..View::default()
@@ -154,7 +165,7 @@ impl Session {
                     Ok(()) => Some(
                         Recording::new(
                             session_path(dir, std::time::SystemTime::now()),
-                            options.region,
+                            region,
                             options.rom_demo.clone(),
                         )
                         .with_crash_mode(options.crash_mode)
@@ -180,14 +191,14 @@ impl Session {
             demo: options.rom_demo.unwrap_or(DemoData::BUILTIN),
             visible: true,
             notice_left: 0,
+            practising,
         }
     }
 
     /// Saves the rest of the replay and the high scores (on exit). An error if the
     /// session's replay could not be written whole: the program then exits non-zero.
     pub(crate) fn finish_recording(&mut self) -> Result<(), TuiError> {
-        self.scores
-            .keep(&self.game.state().flow.high_scores, Instant::now(), true);
+        self.keep_scores(Instant::now(), true);
         match &mut self.recording {
             Some(r) => r.finish().map_err(|e| {
                 TuiError::NotSaved(format!(
@@ -283,9 +294,16 @@ impl Session {
             r.observe(&self.game);
             r.tick(now);
         }
-        self.scores
-            .keep(&self.game.state().flow.high_scores, now, false);
+        self.keep_scores(now, false);
         self.show_notices();
+    }
+
+    /// Keeps the high-score table (see `ScoreKeeper::keep`), unless practising.
+    fn keep_scores(&mut self, now: Instant, force: bool) {
+        if !self.practising {
+            self.scores
+                .keep(&self.game.state().flow.high_scores, now, force);
+        }
     }
 }
 
@@ -523,6 +541,69 @@ mod tests {
         let summary = replay.verify().unwrap();
         assert_eq!(summary.final_hash, s.game.state().state_hash());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_trainer_starts_in_play_and_its_replay_verifies_without_keeping_scores() {
+        use nestris_core::trainer::Trainer;
+        for trainer in Trainer::ALL {
+            let dir = tempfile::tempdir().unwrap();
+            let mut table = HighScores::default();
+            table.scores[0] = [0x00, 0x50, 0x01];
+            let path = dir.path().join(HIGH_SCORES_FILE);
+            nestris_host::store::save_high_scores(&path, &table).unwrap();
+            let start = trainer.game(Region::Pal, 18, 30);
+            let options = TuiOptions {
+                replay_dir: Some(dir.path().join("replays")),
+                data_dir: Some(dir.path().to_path_buf()),
+                start: Some(start.clone()),
+                ..TuiOptions::default()
+            };
+            let mut s = Session::new(options, HoldMode::Reported);
+            let name = trainer.name();
+            assert_eq!(
+                s.game.state().mode(),
+                nestris_core::GameMode::Play,
+                "{name}"
+            );
+            assert_eq!(s.game.state().variant, start.state().variant, "{name}");
+            assert_eq!(
+                s.game.state().region,
+                Region::Pal,
+                "{name}: the start's console"
+            );
+            assert_eq!(
+                s.game.state().flow.high_scores,
+                table,
+                "{name}: the kept table"
+            );
+            let mut t = Instant::now();
+            for i in 0..600 {
+                let b = [KeyCode::Left, KeyCode::Char('x'), KeyCode::Down][i % 3];
+                s.on_event(press(b), t);
+                frames(&mut s, &mut t, 1);
+                s.on_event(key(b, KeyEventKind::Release), t);
+                frames(&mut s, &mut t, 2);
+            }
+            s.finish_recording().unwrap();
+            let replay = only_replay_in(&dir.path().join("replays"));
+            let nestris_replay::Start::Snapshot(first) = &replay.start else {
+                panic!("{name}: a snapshot start");
+            };
+            assert_eq!(first.variant, start.state().variant, "{name}");
+            let summary = replay.verify().unwrap();
+            assert_eq!(summary.final_hash, s.game.state().state_hash(), "{name}");
+            // A table the game changed (as name entry does) is not kept: it is practice.
+            let mut snap = s.game.snapshot();
+            snap.flow.high_scores.names[0] = [1; 6];
+            s.game = Game::from_snapshot(snap).unwrap();
+            s.finish_recording().unwrap();
+            assert_eq!(
+                nestris_host::store::load_high_scores(&path),
+                nestris_host::store::Loaded::Found(table.clone()),
+                "{name}"
+            );
+        }
     }
 
     #[test]

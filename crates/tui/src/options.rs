@@ -1,7 +1,7 @@
 //! [`TuiOptions`]: which console the front end is, and a minimal flag parser for the
 //! binaries.
 
-use nestris_core::{CrashMode, DemoData, Region};
+use nestris_core::{CrashMode, DemoData, Game, Region};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -27,6 +27,11 @@ pub struct TuiOptions {
     /// What the console does when the cartridge would crash (see
     /// `nestris_core::CrashMode`; default: it halts, as the console's CPU does).
     pub crash_mode: CrashMode,
+    /// Start in this game instead of at power-on (a trainer's practice start, as the
+    /// window's `WindowOptions::start`): the kept high-score table is put in its memory,
+    /// the replay starts from it, and no score of the session is kept. Its region is the
+    /// console's (it wins over `region`).
+    pub start: Option<Game>,
 }
 
 /// The usage line of [`TuiOptions::from_args`].
@@ -34,10 +39,20 @@ pub const USAGE: &str =
     "usage: nestris-tui [--pal] [--quick LEVEL] [--replay-dir DIR] [--data-dir DIR] [--rom TETRIS.NES]";
 
 impl TuiOptions {
+    /// The console's region: the start game's, if there is one.
+    pub fn console_region(&self) -> Region {
+        self.start
+            .as_ref()
+            .map_or(self.region, |g| g.state().region)
+    }
+
     /// Checks the ranges the cartridge's menu allows.
     pub fn validate(&self) -> Result<(), String> {
         match self.quick {
             Some(level) if level > 19 => Err(format!("level {level} is not 0-19")),
+            Some(_) if self.start.is_some() => {
+                Err("a start game is already under way: no menus to press through".to_string())
+            }
             _ => Ok(()),
         }
     }
@@ -113,6 +128,7 @@ mod tests {
                 data_dir: Some(PathBuf::from("/tmp/d")),
                 rom_demo: None,
                 crash_mode: nestris_core::CrashMode::Cartridge,
+                start: None,
             }
         );
     }
@@ -124,6 +140,12 @@ mod tests {
         assert!(TuiOptions::from_args(args("--quick x")).is_err());
         assert!(TuiOptions::from_args(args("--level 5")).is_err());
         assert!(TuiOptions::from_args(args("--rom")).is_err());
+        let trainer = TuiOptions {
+            quick: Some(18),
+            start: Some(nestris_core::trainer::Trainer::DasOnly.game(Region::Ntsc, 18, 0)),
+            ..TuiOptions::default()
+        };
+        assert!(trainer.validate().is_err(), "--quick and a start game");
         let e = TuiOptions::from_args(args("--rom /nonexistent/tetris.nes")).unwrap_err();
         assert!(e.starts_with("cannot read /nonexistent/tetris.nes"), "{e}");
         let junk = std::env::temp_dir().join(format!("nestris-junk-{}.nes", std::process::id()));

@@ -9,8 +9,12 @@
 //!        [T  000  ]  |  10x20   |  [ NEXT   ]
 //!        [  ...   ]  |  field   |
 //!        [I  000  ]  |          |  [ LEVEL  ]
-//!                    +----------+
+//!                    +----------+  [ SEED   ]
+//!                    [DROUGHT 7 ]
 //! ```
+//!
+//! A seeded game shows its seed under LEVEL, and a game under other rules than the
+//! cartridge's names them under the playfield ([`nestris_core::Variant::screen_label`]).
 
 use nestris_core::tables::{ORIENTATION_CELLS, ORIENTATION_TILE, SPAWN_TABLE, TILE_EMPTY};
 use nestris_core::Snapshot;
@@ -106,6 +110,32 @@ pub(super) fn draw(
         layout::text_centred(f, 184, 64, 184, "SEED", label);
         layout::text_centred(f, 184, 64, 192, &super::seed_digits(seed), white);
     }
+    draw_rules(f, s);
+}
+
+/// Cells across the rules' caption at the least (the playfield's frame), and at the most
+/// (the screen but its outer columns).
+const RULES_WIDTH: (i32, i32) = (12, 30);
+
+/// A game under rules that are not the cartridge's says which, in a caption under the
+/// playfield (rows 27-29, where the cartridge shows only the backdrop): `DROUGHT 7`,
+/// `KS 130`. The caption is as wide as the field's frame, wider for a longer text, which
+/// is cut to the screen's width; the seed has its own box.
+fn draw_rules(f: &mut Frame, s: &Snapshot) {
+    let label = s.variant.screen_label();
+    if label.as_str().is_empty() {
+        return;
+    }
+    let (least, most) = RULES_WIDTH;
+    let text: String = label.as_str().chars().take(most as usize - 2).collect();
+    // An even width keeps the caption centred under the field's frame.
+    let len = text.chars().count() as i32;
+    let w = (len + 2 + 1) / 2 * 2;
+    let w = w.clamp(least, most);
+    let col = 11 + (least - w) / 2;
+    layout::framed_box(f, col, 27, w, 3);
+    let orange = palette::rgb(palette::CURSOR[1]);
+    layout::text_centred(f, col * CELL, w * CELL, 27 * CELL + CELL, &text, orange);
 }
 
 /// The field's cells and the falling piece.
@@ -177,5 +207,108 @@ fn draw_confetti(f: &mut Frame, s: &Snapshot, level: &Colours) {
         let py = (r >> 8) % 232;
         let tile = TILES[(r >> 20) as usize % 3];
         layout::draw_cell(f, px, py as i32, tile, level);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestris_core::trainer::Trainer;
+    use nestris_core::{Game, GymSeed, Region, SeedRule, Variant};
+
+    fn drawn(game: &Game) -> Frame {
+        let mut f = Frame::new();
+        crate::draw(game, &mut f);
+        f
+    }
+
+    /// `game` with its rules set to `variant`, nothing else changed.
+    fn under(game: &Game, variant: Variant) -> Game {
+        let mut s = game.snapshot();
+        s.variant = variant;
+        Game::from_snapshot(s).unwrap()
+    }
+
+    /// The text of `len` characters in `ink` whose first cell is at pixel (x, y), read back
+    /// glyph by glyph; `None` where a cell is no character of the font.
+    fn read(f: &Frame, x: usize, y: usize, len: usize, ink: u32) -> Option<String> {
+        (0..len)
+            .map(|i| {
+                let mut rows = [0u8; 8];
+                for (dy, row) in rows.iter_mut().enumerate() {
+                    for dx in 0..8 {
+                        let px = x + 8 * i + dx;
+                        if px < f.width() && f.pixel(px, y + dy) == ink {
+                            *row |= 0x80 >> dx;
+                        }
+                    }
+                }
+                (b' '..=b'Z')
+                    .map(char::from)
+                    .find(|&c| font::glyph(c) == rows)
+            })
+            .collect()
+    }
+
+    /// Whether `text` is written in the caption's row anywhere across the screen.
+    fn caption_reads(f: &Frame, text: &str) -> bool {
+        let orange = palette::rgb(palette::CURSOR[1]);
+        (0..256 - 8 * text.len())
+            .any(|x| read(f, x, 224, text.len(), orange).as_deref() == Some(text))
+    }
+
+    /// The rows under the playfield, as drawn.
+    fn bottom(f: &Frame) -> Vec<u32> {
+        (216..240)
+            .flat_map(|y| (0..256).map(move |x| (x, y)))
+            .map(|(x, y)| f.pixel(x, y))
+            .collect()
+    }
+
+    #[test]
+    fn a_variant_game_names_its_rules_under_the_field_and_a_cartridge_game_does_not() {
+        let cartridge = Trainer::TetrisReady.game(Region::Ntsc, 18, 0);
+        assert!(cartridge.state().variant.is_cartridge());
+        let plain = drawn(&cartridge);
+        let mut backdrop = Frame::new();
+        layout::backdrop(&mut backdrop);
+        assert_eq!(bottom(&plain), bottom(&backdrop), "only the backdrop");
+
+        for (game, text) in [
+            (Trainer::Drought(7).game(Region::Ntsc, 18, 0), "DROUGHT 7"),
+            (Trainer::Killscreen.game(Region::Ntsc, 18, 130), "KS 130"),
+            (Trainer::DoubleKillscreen.game(Region::Ntsc, 18, 0), "KSX2"),
+            (Trainer::Halt.game(Region::Ntsc, 18, 100), "HALT 100"),
+            (Trainer::DasOnly.game(Region::Ntsc, 18, 0), "DAS ONLY"),
+        ] {
+            let f = drawn(&game);
+            assert!(caption_reads(&f, text), "{text} not under the field");
+            // Nothing else changes: the same state under the cartridge's rules differs
+            // only in the caption's rows.
+            let other = drawn(&under(&game, Variant::CARTRIDGE));
+            for y in 0..216 {
+                for x in 0..256 {
+                    assert_eq!(f.pixel(x, y), other.pixel(x, y), "{text}: ({x}, {y})");
+                }
+            }
+        }
+
+        // A seed alone is in its own box, not in a caption; a seed and rules show both.
+        let seed = GymSeed::new(0x1A2B3C, SeedRule::V5);
+        let seeded = under(
+            &cartridge,
+            Variant {
+                seed,
+                ..Variant::CARTRIDGE
+            },
+        );
+        let f = drawn(&seeded);
+        assert_eq!(bottom(&f), bottom(&backdrop));
+        let beta = drawn(&under(&cartridge, Variant::betatetris(seed)));
+        assert!(caption_reads(&beta, "KSX2 LV39, HALT LV49"));
+        let white = palette::rgb(palette::WHITE);
+        let seed_shown =
+            |f: &Frame| (184..248).any(|x| read(f, x, 192, 6, white).as_deref() == Some("1A2B3C"));
+        assert!(seed_shown(&f) && seed_shown(&beta));
     }
 }

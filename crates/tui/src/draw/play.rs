@@ -6,6 +6,8 @@
 //!  STATISTICS          playfield 10 x 20    NEXT
 //!   one row per piece  (2 characters/cell)  LEVEL
 //!                                           keys (or DEMO)
+//!                                           rules (DROUGHT 7), if not the cartridge's
+//!                                           NTSC or PAL, and the seed, if seeded
 //! ```
 
 use nestris_core::tables::{
@@ -18,7 +20,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{bcd_digits, boxed, centred, tile_cell, DIM, HOT, PALETTES, TEXT, WHITE};
+use super::{bcd_digits, boxed, centred, tile_cell, DIM, HOT, LABEL, PALETTES, TEXT, WHITE};
 
 /// The foreground colour of a piece tile in the statistics icons.
 fn tile_colour(tile: u8, level: u8) -> Color {
@@ -232,11 +234,40 @@ fn draw_right(buf: &mut Buffer, s: &Snapshot, x: u16, y: u16) {
         buf.set_string(x + 1, y + 17 + i as u16, *line, DIM);
     }
     // The cartridge would have crashed in this game (and, under crash mode `show`, the game
-    // went on as if it had not).
+    // went on as if it had not). A variant game counts no cycles, so never crashes: the
+    // line names its rules instead.
     if s.crash.is_some() {
         buf.set_string(x + 1, y + 22, "CRASHED", HOT);
+    } else if let Some(rules) = rules_line(s) {
+        buf.set_string(x + 1, y + 22, rules, HOT);
     }
     buf.set_string(x + 1, y + 23, s.region.name().to_uppercase(), DIM);
+    if let Some(seed) = &s.variant.seed {
+        let digits = format!("{:06X}", seed.value());
+        buf.set_string(x + 20 - 12, y + 23, "SEED", LABEL);
+        buf.set_string(x + 20 - 7, y + 23, digits, TEXT);
+    }
+}
+
+/// Cells the rules' line may take (the column but its left margin).
+const RULES_WIDTH: usize = 19;
+
+/// The rules of a game that are not the cartridge's, besides its seed (shown beside the
+/// region), as the pixel screen names them under its field: `DROUGHT 7`, `KS 130`; cut
+/// to the column's width with an ellipsis. `None` for the cartridge's rules.
+fn rules_line(s: &Snapshot) -> Option<String> {
+    let label = s.variant.screen_label();
+    let text = label.as_str();
+    if text.is_empty() {
+        return None;
+    }
+    Some(if text.chars().count() > RULES_WIDTH {
+        let mut cut: String = text.chars().take(RULES_WIDTH - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        text.to_string()
+    })
 }
 
 #[cfg(test)]
@@ -404,6 +435,52 @@ mod tests {
         run(&mut g, 60, Buttons::NONE);
         let all = shown(&g);
         assert_shows(&all, &["DEMO", "STATISTICS", "LINES-", "NEXT"]);
+    }
+
+    #[test]
+    fn a_variant_game_names_its_rules_and_seed_in_the_right_column() {
+        use nestris_core::trainer::Trainer;
+        use nestris_core::{GymSeed, SeedRule, Variant};
+        // Rows 22 and 23 of the right column, as text.
+        let corner = |g: &Game| {
+            let lines = lines(g);
+            [22, 23].map(|r| {
+                lines[r]
+                    .chars()
+                    .skip(44)
+                    .collect::<String>()
+                    .trim()
+                    .to_string()
+            })
+        };
+        let g = Trainer::TetrisReady.game(Region::Ntsc, 18, 0);
+        assert_eq!(
+            corner(&g),
+            ["", "NTSC"],
+            "the cartridge's rules: nothing said"
+        );
+        let g = Trainer::Drought(18).game(Region::Ntsc, 18, 0);
+        assert_eq!(corner(&g), ["DROUGHT 18", "NTSC"]);
+        let g = Trainer::Killscreen.game(Region::Pal, 18, 130);
+        assert_eq!(corner(&g), ["KS 130", "PAL"]);
+        let g = Trainer::DasOnly.game(Region::Ntsc, 9, 0);
+        assert_eq!(corner(&g), ["DAS ONLY", "NTSC"]);
+        let seed = GymSeed::new(0x1A2B3C, SeedRule::V5);
+        let g = edited(&g, |s| {
+            s.variant = Variant {
+                seed,
+                ..Variant::CARTRIDGE
+            }
+        });
+        assert_eq!(corner(&g), ["", "NTSC   SEED 1A2B3C"]);
+        // Longer than the column: cut.
+        let g = edited(&g, |s| s.variant = Variant::betatetris(seed));
+        assert_eq!(corner(&g), ["KSX2 LV39, HALT LV…", "NTSC   SEED 1A2B3C"]);
+        // The key help is all there still.
+        assert_shows(
+            &shown(&g),
+            &["X Z rotate", "Enter pause", "Tab preview", "Esc quit"],
+        );
     }
 
     #[test]
