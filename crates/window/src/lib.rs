@@ -48,6 +48,7 @@ mod gamepad;
 pub mod hud;
 pub mod input;
 pub mod music;
+pub mod network;
 mod options;
 pub mod playback;
 pub mod practice;
