@@ -23,12 +23,12 @@ use crate::canvas::Canvas;
 use crate::config::Config;
 use crate::gamepad::Gamepads;
 use crate::input::{Command, KeyMap, Keyboard};
-use crate::versus::{VersusMode, VERSUS_TITLE};
 use crate::music::MusicFollower;
 use crate::options::{Autopilot, WindowOptions};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
+use crate::versus::{VersusMode, VERSUS_TITLE};
 use nestris_host::pacing::{FramePacer, PacingLog, MAX_CATCH_UP};
 use nestris_host::store::{self as storage, ScoreKeeper, Settings};
 use nestris_replay::session::{session_path, Recording};
@@ -326,10 +326,11 @@ impl App {
         self.session.draw(&mut self.canvas);
         if hint {
             if let Some(hint) = &self.versus_hint {
-                // Bottom right, clear of the cartridge's own title picture's text.
+                // Bottom right, under the title picture's boxes.
                 let w = crate::font::width(hint, 1);
-                let (x, y) = (WIDTH as i32 - w - 10, HEIGHT as i32 - crate::font::H - 10);
-                self.canvas.fill_rect(x - 3, y - 3, w + 6, crate::font::H + 6, 0x000000);
+                let (x, y) = (WIDTH as i32 - w - 10, HEIGHT as i32 - crate::font::H - 5);
+                self.canvas
+                    .fill_rect(x - 3, y - 3, w + 6, crate::font::H + 6, 0x000000);
                 self.canvas.text(x, y, hint, 0xFCFCFC, 1);
             }
         }
@@ -467,11 +468,8 @@ impl App {
         if let Some(v) = &mut self.versus {
             match v.key(&mut self.keyboard, code, pressed, repeat, text) {
                 // Esc leaves versus for the title screen, not the program.
-                Some(Command::Quit) => {
-                    if v.escape() {
-                        self.leave_versus();
-                    }
-                }
+                // (Else it closed an entry or stopped a connection.)
+                Some(Command::Quit) if v.escape() => self.leave_versus(),
                 Some(c @ (Command::Mute | Command::Music | Command::Fullscreen)) => {
                     self.command(event_loop, c);
                 }

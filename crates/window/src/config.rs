@@ -853,7 +853,12 @@ pub fn key_label(code: KeyCode) -> String {
     named
         .or_else(|| one(&LETTERS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
         .or_else(|| one(&DIGITS, "0123456789"))
-        .or_else(|| FKEYS.iter().position(|&k| k == code).map(|i| format!("F{}", i + 1)))
+        .or_else(|| {
+            FKEYS
+                .iter()
+                .position(|&k| k == code)
+                .map(|i| format!("F{}", i + 1))
+        })
         .unwrap_or_else(|| format!("{code:?}"))
         .to_uppercase()
 }

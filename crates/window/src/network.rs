@@ -23,6 +23,10 @@ pub const DEFAULT_PORT: u16 = 7300;
 /// The longest address typed (a host name and its port).
 pub const MAX_ADDRESS: usize = 64;
 
+/// The longest host: room left for the longest port after it, so that an address always
+/// writes back to text of at most [`MAX_ADDRESS`].
+const MAX_HOST: usize = MAX_ADDRESS - ":65535".len();
+
 /// Why a typed address or port is refused (at most 28 characters: the setup screen's
 /// text entry shows it on a line of its own).
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -40,8 +44,16 @@ pub enum AddressError {
     #[error("no host before the port")]
     NoHost,
     /// A character no host name or IP address has.
-    #[error("{0:?} is not in an address")]
+    #[error("{} is not in an address", shown(*.0))]
     BadCharacter(char),
+}
+
+/// A refused character as the reason shows it: quoted when it prints as itself.
+fn shown(c: char) -> String {
+    match c.is_ascii_graphic() || c == ' ' {
+        true => format!("{c:?}"),
+        false => "a sign".into(),
+    }
 }
 
 /// A port a host can listen on: 1 to 65535 (0 would be a port the system picks, which the
@@ -83,7 +95,10 @@ pub fn parse_address(text: &str) -> Result<JoinAddress, AddressError> {
         let (inside, after) = rest
             .split_once(']')
             .ok_or(AddressError::BadCharacter('['))?;
-        if let Some(c) = inside.chars().find(|&c| !(c.is_ascii_hexdigit() || c == ':')) {
+        if let Some(c) = inside
+            .chars()
+            .find(|&c| !(c.is_ascii_hexdigit() || c == ':'))
+        {
             return Err(AddressError::BadCharacter(c));
         }
         if inside.is_empty() {
@@ -113,6 +128,9 @@ pub fn parse_address(text: &str) -> Result<JoinAddress, AddressError> {
     };
     if host.is_empty() {
         return Err(AddressError::NoHost);
+    }
+    if host.len() > MAX_HOST {
+        return Err(AddressError::TooLong);
     }
     let port = match port {
         Some(p) => parse_port(p)?,
@@ -303,7 +321,10 @@ mod tests {
         assert_eq!(parse_address("localhost"), Ok(a("localhost", DEFAULT_PORT)));
         assert_eq!(parse_address("[::1]:9000"), Ok(a("[::1]", 9000)));
         assert_eq!(parse_address("[::1]"), Ok(a("[::1]", DEFAULT_PORT)));
-        assert_eq!(parse_address("[::1]:9000").unwrap().to_string(), "[::1]:9000");
+        assert_eq!(
+            parse_address("[::1]:9000").unwrap().to_string(),
+            "[::1]:9000"
+        );
         assert_eq!(parse_address(""), Err(AddressError::Empty));
         assert_eq!(parse_address(":7300"), Err(AddressError::NoHost));
         assert_eq!(parse_address("[]:7300"), Err(AddressError::NoHost));
@@ -331,10 +352,7 @@ mod tests {
             parse_address("my host:7300"),
             Err(AddressError::BadCharacter(' '))
         );
-        assert_eq!(
-            parse_address("[::1"),
-            Err(AddressError::BadCharacter('['))
-        );
+        assert_eq!(parse_address("[::1"), Err(AddressError::BadCharacter('[')));
         assert_eq!(
             parse_address("[::g]:1"),
             Err(AddressError::BadCharacter('g'))
@@ -344,6 +362,15 @@ mod tests {
             Err(AddressError::BadPort("7300".into()))
         );
         assert_eq!(parse_address(&"a".repeat(65)), Err(AddressError::TooLong));
+        // A host as long as a whole address has no room left for its port.
+        assert_eq!(parse_address(&"a".repeat(64)), Err(AddressError::TooLong));
+        let longest = format!("{}:1", "a".repeat(MAX_HOST));
+        let a = parse_address(&longest).unwrap();
+        assert_eq!(parse_address(&a.to_string()), Ok(a));
+        assert_eq!(
+            parse_address("h\u{7f}").unwrap_err().to_string(),
+            "a sign is not in an address"
+        );
         // Every refusal says why, on one line.
         let e = parse_address("host:99999").unwrap_err().to_string();
         assert_eq!(e, "the port is 1 to 65535");

@@ -5,9 +5,11 @@
 //! recorded match's player replayed frame by frame), or someone over the network, whose
 //! game is simulated here from the inputs it streams ([`nestris_versus::net`]), a few
 //! frames late but never holding up the local game. [`VersusSession`] is the match
-//! without the window, so it is tested headless; [`run_versus`] adds the window, the
-//! keys, the pads, the sound and the pacing. On exit the match is saved as a versus file
-//! (`.nestrisvs`) holding both players.
+//! without the window, so it is tested headless; `VersusMode` adds the setup screen, a
+//! network match connecting ([`crate::network`]) and the two keyboard halves, and is
+//! driven by [`run_versus`] (`nestris versus`, with its own window, pads, sound and
+//! pacing) and by the game's window, whose title screen opens it (`crate::app`). On
+//! leaving, the match is saved as a versus file (`.nestrisvs`) holding both players.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -35,9 +37,7 @@ use crate::network::{Connecting, NetMatch};
 use crate::options::Autopilot;
 use crate::screen::{without_source_location, Screen};
 use crate::sfx::{cues, Sfx};
-use crate::versus_setup::{
-    ghost_files, Chosen, OpponentKind, SetupChoice, VersusSetup, AI_TAPS,
-};
+use crate::versus_setup::{ghost_files, Chosen, OpponentKind, SetupChoice, VersusSetup, AI_TAPS};
 use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
 /// Who plays the other side.
@@ -362,8 +362,11 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
             mode.begin(m, o);
         }
         None => {
-            let mut screen =
-                VersusSetup::new(options.setup, ghost_files(&options.ghost_dir), Buttons::NONE);
+            let mut screen = VersusSetup::new(
+                options.setup,
+                ghost_files(&options.ghost_dir),
+                Buttons::NONE,
+            );
             screen.set_ghost_player(options.ghost_player);
             mode.setup = Some(screen);
         }
@@ -980,11 +983,10 @@ impl ApplicationHandler for VersusApp {
                     .mode
                     .key(&mut self.commands, code, pressed, event.repeat, text)
                 {
-                    Some(Command::Quit) => {
-                        if self.mode.escape() {
-                            self.finish();
-                            event_loop.exit();
-                        }
+                    // (Else it closed an entry or stopped a connection.)
+                    Some(Command::Quit) if self.mode.escape() => {
+                        self.finish();
+                        event_loop.exit();
                     }
                     Some(Command::Mute) => self.audio.set_muted(!self.audio.is_muted()),
                     Some(Command::Fullscreen) => {
@@ -1264,8 +1266,7 @@ mod tests {
 
         /// One frame; false once versus is left.
         fn frame(&mut self) -> bool {
-            self.mode
-                .frame(&mut self.keys, &mut self.pads, &self.audio)
+            self.mode.frame(&mut self.keys, &mut self.pads, &self.audio)
         }
 
         /// A key pressed (typing `text`), a frame, released, a frame; the command it gave.
@@ -1345,7 +1346,10 @@ mod tests {
         let port = free_port();
         d.type_in(&port.to_string());
         d.tap(KeyCode::Enter, None);
-        assert_eq!(d.mode.connecting.as_ref().and_then(Connecting::port), Some(port));
+        assert_eq!(
+            d.mode.connecting.as_ref().and_then(Connecting::port),
+            Some(port)
+        );
         assert_eq!(d.tap(KeyCode::Escape, None), Some(Command::Quit));
         assert!(!d.mode.escape(), "Esc stops the wait, not versus");
         let s = d.mode.setup().unwrap();
@@ -1371,14 +1375,17 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let note = d.mode.setup().unwrap().notes()[2].clone();
-        assert!(note.starts_with("NO MATCH: ") && note.contains("REFUSED"), "{note}");
+        assert!(
+            note.starts_with("NO MATCH: ") && note.contains("REFUSED"),
+            "{note}"
+        );
         assert!(d.mode.session().is_none());
         // With nothing open, Esc leaves versus; so does B.
         assert!(d.mode.escape());
         assert!(d.frame());
-        d.mode.key(&mut d.keys, KeyCode::KeyZ, true, false, Some("z"));
+        d.mode
+            .key(&mut d.keys, KeyCode::KeyZ, true, false, Some("z"));
         assert!(!d.frame(), "B leaves");
         assert_eq!(d.mode.finish().unwrap(), None, "no match, no file");
     }
-
 }

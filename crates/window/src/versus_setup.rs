@@ -279,7 +279,9 @@ impl VersusSetup {
             opponent: self.opponent,
             ai_hz: AI_TAPS[self.rate].0,
             ai_reaction: AI_REACTIONS[self.reaction],
-            ghost: ghost.then(|| self.ghosts.get(self.ghost).cloned()).flatten(),
+            ghost: ghost
+                .then(|| self.ghosts.get(self.ghost).cloned())
+                .flatten(),
             ghost_player: match ghost && self.ghost_is_versus() {
                 true => self.ghost_player,
                 false => 0,
@@ -540,12 +542,17 @@ impl VersusSetup {
                 .to_string(),
             "START: PLAY  B: LEAVE".to_string(),
         ];
-        notes.push(match (&self.note, self.opponent) {
-            (Some(n), _) => n.clone(),
-            (None, OpponentKind::NetHost) => "THE GUEST PLAYS YOUR LEVEL, SEED AND BEST OF".into(),
-            (None, OpponentKind::NetJoin) => "YOU PLAY THE HOST'S LEVEL, SEED AND BEST OF".into(),
-            (None, _) => String::new(),
-        });
+        let third = match (&self.note, self.opponent) {
+            (Some(n), _) => Some(n.clone()),
+            (None, OpponentKind::NetHost) => {
+                Some("THE GUEST PLAYS YOUR LEVEL, SEED AND BEST OF".into())
+            }
+            (None, OpponentKind::NetJoin) => {
+                Some("YOU PLAY THE HOST'S LEVEL, SEED AND BEST OF".into())
+            }
+            (None, _) => None,
+        };
+        notes.extend(third);
         notes
     }
 
@@ -570,8 +577,11 @@ impl VersusSetup {
             text.push('_');
             return Some(vec![
                 title.into(),
+                String::new(),
                 tail(&text, 26),
+                String::new(),
                 t.refused.clone().unwrap_or_default(),
+                String::new(),
                 "ENTER: KEEP  ESC: BACK".into(),
             ]);
         }
@@ -826,11 +836,11 @@ mod tests {
         assert_eq!(s.notes()[0], "UP DOWN: CHOOSE  LEFT RIGHT: CHANGE  A: TYPE");
         press(&mut s, Buttons::A);
         assert!(s.typing());
-        assert_eq!(s.dialog().unwrap()[1], "7300_");
+        assert_eq!(s.dialog().unwrap()[2], "7300_");
         (0..4).for_each(|_| s.backspace());
         // A port is digits: letters are not typed, and five digits at most.
         type_text(&mut s, "x123456");
-        assert_eq!(s.dialog().unwrap()[1], "12345_");
+        assert_eq!(s.dialog().unwrap()[2], "12345_");
         (0..5).for_each(|_| s.backspace());
         type_text(&mut s, "0");
         // A and B are keys that type letters: they neither keep the text nor leave.
@@ -839,9 +849,9 @@ mod tests {
         assert!(s.typing());
         press(&mut s, Buttons::START);
         assert!(s.typing(), "port 0 is refused");
-        assert_eq!(s.dialog().unwrap()[2], "THE PORT IS 1 TO 65535");
+        assert_eq!(s.dialog().unwrap()[4], "THE PORT IS 1 TO 65535");
         s.backspace();
-        assert_eq!(s.dialog().unwrap()[2], "", "typing clears the reason");
+        assert_eq!(s.dialog().unwrap()[4], "", "typing clears the reason");
         type_text(&mut s, "7301");
         press(&mut s, Buttons::START);
         assert!(!s.typing());
@@ -876,10 +886,10 @@ mod tests {
         assert_eq!(s.dialog().unwrap()[0], "THE HOST, AS HOST:PORT");
         // Spaces and other signs are not typed; a misplaced colon is refused on Start.
         type_text(&mut s, "Tetris Box:a:7300");
-        assert_eq!(s.dialog().unwrap()[1], "TETRISBOX:A:7300_");
+        assert_eq!(s.dialog().unwrap()[2], "TETRISBOX:A:7300_");
         press(&mut s, Buttons::START);
         assert!(s.typing());
-        assert_eq!(s.dialog().unwrap()[2], "':' IS NOT IN AN ADDRESS");
+        assert_eq!(s.dialog().unwrap()[4], "':' IS NOT IN AN ADDRESS");
         (0..7).for_each(|_| s.backspace());
         type_text(&mut s, ".lan:7301");
         press(&mut s, Buttons::START);
@@ -903,7 +913,12 @@ mod tests {
         assert!(s.waiting());
         assert_eq!(
             s.dialog().unwrap(),
-            ["WAITING FOR A GUEST", "ON PORT 7300", "", "B OR ESC: CANCEL"]
+            [
+                "WAITING FOR A GUEST",
+                "ON PORT 7300",
+                "",
+                "B OR ESC: CANCEL"
+            ]
         );
         // Nothing else moves meanwhile.
         for b in [Buttons::START, Buttons::RIGHT, Buttons::A, Buttons::DOWN] {
