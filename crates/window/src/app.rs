@@ -157,7 +157,7 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         mouse: None,
         versus: None,
         versus_hint,
-        versus_config: options.config_path.clone(),
+        versus_halves: crate::versus::halves(&config),
         replay_dir: options.replay_dir.clone(),
         colours: options.colours,
         region: options.region,
@@ -196,8 +196,8 @@ struct App {
     versus: Option<VersusMode>,
     /// The title screen's line naming the versus key.
     versus_hint: Option<String>,
-    /// The config file (versus reads its two keyboard halves from it).
-    versus_config: PathBuf,
+    /// The keyboard's two halves for two players in versus, as the config binds them.
+    versus_halves: [Keyboard; 2],
     /// Where matches are saved, and ghosts offered from.
     replay_dir: PathBuf,
     colours: nestris_render::LevelColours,
@@ -394,15 +394,6 @@ impl App {
             self.session.toast("VERSUS: ON THE TITLE SCREEN");
             return;
         }
-        // The config was read at the start: it reads again the same.
-        let halves = match Config::load_or_create(&self.versus_config) {
-            Ok(c) => crate::versus::halves(&c),
-            Err(e) => {
-                eprintln!("nestris: {e}");
-                self.session.toast("VERSUS: THE CONFIG FILE FAILS");
-                return;
-            }
-        };
         let setup = nestris_versus::MatchSetup {
             region: self.region,
             level: 18,
@@ -412,7 +403,7 @@ impl App {
         let mode = VersusMode::new(
             Some(crate::versus::AiMaker::standard()),
             self.colours,
-            halves,
+            self.versus_halves.clone(),
             crate::versus::match_path(&self.replay_dir),
         )
         .setup_screen(
