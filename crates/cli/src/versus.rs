@@ -3,20 +3,24 @@
 //!
 //! Player 2 is a second player at this keyboard or gamepad (`--local`), the AI
 //! (`--ai`, with its tap rate and reaction), a ghost (`--ghost FILE`: a player of a saved
-//! match), or someone over the network (`--host PORT` / `--join HOST:PORT`; the host's
-//! level, seed and best-of are the match's). With none of these the window opens on the
-//! setup screen, where the opponent, the AI's tap rate and reaction, the ghost, the
-//! level, the seed and best-of are chosen (the flags give its first values). `--headless` plays a network match with the
-//! AI at the local controls and prints both games as this side saw them.
+//! match), or someone over the network (`--host [PORT]` / `--join HOST[:PORT]`; the
+//! host's level, seed and best-of are the match's). With none of these the window opens on
+//! the setup screen, where the opponent (network host and join too), the AI's tap rate and
+//! reaction, the ghost and its player, the level, the seed and best-of are chosen (the
+//! flags give its first values). `--headless` plays a network match with the AI at the
+//! local controls and prints both games as this side saw them. The network match, the AI
+//! player and the defaults are the window crate's, so the flags and the setup screen
+//! start the same match.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use nestris_ai::{Ai, InputModel, TapClock, Weights};
-use nestris_core::{Buttons, Game, PlayState, Region};
+use nestris_core::Region;
 use nestris_versus::MatchSetup;
+use nestris_window::network::{parse_address, JoinAddress, NetRole};
+use nestris_window::versus::{ai_player, clock_seed};
 
 #[derive(Debug, Parser)]
 pub struct Args {
@@ -50,15 +54,18 @@ pub struct Args {
     /// replay's game (`.nestris`, from where its game starts, on its seed and rules).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["host", "join"])]
     ghost: Option<PathBuf>,
-    /// Which player of the ghost's match to race (1 or 2).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2), requires = "ghost")]
+    /// Which player of a `.nestrisvs` ghost's match to race (1 or 2); without --ghost,
+    /// the setup screen's first choice.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     ghost_player: u8,
-    /// Host a network match on this port (you are player 1).
-    #[arg(long, value_name = "PORT", conflicts_with = "join")]
+    /// Host a network match on this port (you are player 1; alone: port 7300).
+    #[arg(long, value_name = "PORT", conflicts_with = "join", num_args = 0..=1,
+          default_missing_value = DEFAULT_PORT_TEXT, value_parser = parse_port)]
     host: Option<u16>,
-    /// Join a network match at HOST:PORT (you are player 2; the host's setup applies).
-    #[arg(long, value_name = "HOST:PORT")]
-    join: Option<String>,
+    /// Join a network match at HOST:PORT (you are player 2; the host's setup applies;
+    /// no port: 7300).
+    #[arg(long, value_name = "HOST:PORT", value_parser = parse_join)]
+    join: Option<JoinAddress>,
     /// No window: the AI plays this side of a network match for --frames frames.
     #[arg(long, requires = "frames")]
     headless: bool,
@@ -86,6 +93,17 @@ fn parse_seed(text: &str) -> Result<u32, String> {
     }
 }
 
+/// [`nestris_window::network::DEFAULT_PORT`] as the flag's text.
+const DEFAULT_PORT_TEXT: &str = "7300";
+
+fn parse_port(text: &str) -> Result<u16, String> {
+    nestris_window::network::parse_port(text).map_err(|e| e.to_string())
+}
+
+fn parse_join(text: &str) -> Result<JoinAddress, String> {
+    parse_address(text).map_err(|e| e.to_string())
+}
+
 fn parse_best_of(text: &str) -> Result<u8, String> {
     match text.parse::<u8>() {
         Ok(n) if n % 2 == 1 && n <= nestris_versus::MAX_BEST_OF => Ok(n),
@@ -93,56 +111,6 @@ fn parse_best_of(text: &str) -> Result<u8, String> {
             "use an odd number from 1 to {}",
             nestris_versus::MAX_BEST_OF
         )),
-    }
-}
-
-/// A seed from the clock, when none is given.
-fn clock_seed() -> u32 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    ((t ^ (t >> 24)) & 0xFF_FFFF) as u32
-}
-
-/// The AI as a versus player, frame by frame: each piece planned blind to the new
-/// preview, then adjusted once `reaction` frames have passed (as `nestris ai --adjust`).
-pub fn ai_player(model: InputModel, reaction: u8) -> impl FnMut(&Game) -> Buttons {
-    let mut ai = Ai::new(Weights::default(), model);
-    let mut plan: Vec<Buttons> = Vec::new();
-    let mut at = 0;
-    let mut need_plan = true;
-    let mut since_spawn = 0u32;
-    let mut clock = TapClock::new(model.taps);
-    let mut adjusted = true;
-    move |game: &Game| {
-        let s = game.state();
-        if s.phase() != PlayState::Control {
-            need_plan = true;
-        } else if need_plan {
-            plan = if reaction == 0 {
-                ai.search_mut().plan_in_game(game)
-            } else {
-                ai.search_mut().plan_blind(game)
-            }
-            .map(|p| p.inputs)
-            .unwrap_or_default();
-            at = 0;
-            need_plan = false;
-            since_spawn = 0;
-            clock = TapClock::new(model.taps);
-            adjusted = reaction == 0;
-        } else if !adjusted && since_spawn >= u32::from(reaction) && clock.may_tap() {
-            if let Some(p) = ai.search_mut().plan_in_game(game) {
-                plan = p.inputs;
-                at = 0;
-            }
-            adjusted = true;
-        }
-        let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
-        at += 1;
-        since_spawn += 1;
-        clock.step(b.bits() & !s.held != 0);
-        b
     }
 }
 
@@ -170,30 +138,34 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             let dir = nestris_host::Dirs::user().replay_dir;
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("creating the replay folder {}", dir.display()))?;
-            let name = nestris_replay::session::file_name(std::time::SystemTime::now())
-                .replace(".nestris", "-versus.nestrisvs");
-            dir.join(name)
+            nestris_window::versus::match_path(&dir)
         }
     };
     let mut me = 0;
     let mut start = None;
     let mut names = ["PLAYER 1".to_string(), "PLAYER 2".to_string()];
-    let opponent = if let Some(port) = args.host {
-        eprintln!(
-            "nestris: waiting for an opponent on port {port} (seed {:06X})",
-            setup.seed
-        );
-        let link = nestris_versus::net::host(port, &setup)
-            .with_context(|| format!("hosting on port {port}"))?;
-        names = ["YOU".into(), "GUEST".into()];
-        Some(nestris_window::Opponent::Net(Box::new(link)))
-    } else if let Some(addr) = &args.join {
-        let (link, theirs) =
-            nestris_versus::net::join(addr).with_context(|| format!("joining {addr}"))?;
-        setup = theirs;
-        me = 1;
-        names = ["HOST".into(), "YOU".into()];
-        Some(nestris_window::Opponent::Net(Box::new(link)))
+    let role = match (args.host, &args.join) {
+        (Some(port), _) => Some(NetRole::Host(port)),
+        (None, Some(addr)) => Some(NetRole::Join(addr.clone())),
+        (None, None) => None,
+    };
+    let opponent = if let Some(role) = role {
+        let doing = match &role {
+            NetRole::Host(port) => {
+                eprintln!(
+                    "nestris: waiting for an opponent on port {port} (seed {:06X})",
+                    setup.seed
+                );
+                format!("hosting on port {port}")
+            }
+            NetRole::Join(addr) => format!("joining {addr}"),
+        };
+        // The setup screen's network choices start the match this same way.
+        let net = nestris_window::network::connect(&role, &setup).context(doing)?;
+        setup = net.setup;
+        me = net.me;
+        names = net.names();
+        Some(net.into_opponent())
     } else if let Some(path) = &args.ghost {
         let ghost =
             nestris_window::versus::ghost_from_file(path, usize::from(args.ghost_player - 1))
@@ -250,17 +222,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let dirs = nestris_host::Dirs::user();
-    let ai = nestris_window::AiMaker(Box::new(|hz, reaction| {
-        // The setup screen offers only the rates the AI has a model for.
-        let model = crate::play::tap_model(hz).unwrap_or(nestris_ai::InputModel::tapping(4));
-        Box::new(ai_player(model, reaction))
-    }));
+    let ai = nestris_window::AiMaker::standard();
     nestris_window::run_versus(nestris_window::VersusOptions {
         setup,
         opponent,
         start,
         ai: Some(ai),
         ghost_dir: dirs.replay_dir,
+        ghost_player: usize::from(args.ghost_player - 1),
         me,
         names,
         scale: args.scale.unwrap_or(2),
@@ -270,4 +239,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         save_to: output,
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_host_flag_alone_uses_the_default_port() {
+        assert_eq!(
+            super::DEFAULT_PORT_TEXT.parse::<u16>(),
+            Ok(nestris_window::network::DEFAULT_PORT)
+        );
+    }
 }

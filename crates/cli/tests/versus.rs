@@ -109,6 +109,22 @@ fn bad_versus_command_lines_are_refused_with_one_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    // Addresses and ports the setup screen refuses are refused here too, with the reason.
+    for (flag, value, why) in [
+        ("--join", ":7300", "no host before the port"),
+        ("--join", "my host:7300", "' ' is not in an address"),
+        ("--join", "host:0", "the port is 1 to 65535"),
+        ("--host", "70000", "the port is 1 to 65535"),
+        ("--ghost-player", "3", "3"),
+    ] {
+        let out = nestris()
+            .args(["versus", flag, value, "--headless", "--frames", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{flag} {value}: {err}");
+    }
     // Nobody there: one line, non-zero.
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -11,6 +11,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::error::WindowError;
 use nestris_core::Buttons;
+use nestris_render::{HEIGHT, WIDTH};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -27,6 +28,7 @@ use crate::options::{Autopilot, WindowOptions};
 use crate::screen::{without_source_location, Screen};
 use crate::session::{QuitAnswer, Session};
 use crate::status::StatusFile;
+use crate::versus::{VersusMode, VERSUS_TITLE};
 use nestris_host::pacing::{FramePacer, PacingLog, MAX_CATCH_UP};
 use nestris_host::store::{self as storage, ScoreKeeper, Settings};
 use nestris_replay::session::{session_path, Recording};
@@ -124,6 +126,12 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         session.open_editor_with(position.unwrap_or_default());
     }
     let pacing_log = PacingLog::from_env().map_err(WindowError::PacingLog)?;
+    // The title screen's versus key (none bound: no versus from here, and no hint).
+    let versus_hint = config
+        .keys
+        .versus
+        .first()
+        .map(|&k| format!("{}: VERSUS", crate::config::key_label(k)));
     let (w, h) = session.canvas_size();
     let mut app = App {
         canvas: Canvas::new(w, h),
@@ -147,6 +155,12 @@ pub fn run(mut options: WindowOptions) -> crate::error::Result<()> {
         error: None,
         done: false,
         mouse: None,
+        versus: None,
+        versus_hint,
+        versus_halves: crate::versus::halves(&config),
+        replay_dir: options.replay_dir.clone(),
+        colours: options.colours,
+        region: options.region,
     };
     let result = event_loop.run_app(&mut app);
     app.finish();
@@ -177,6 +191,17 @@ struct App {
     done: bool,
     /// Where the mouse is, in the picture's pixels (for the board editor).
     mouse: Option<(i32, i32)>,
+    /// Versus, opened from the title screen: it has the window, the keys and the sound
+    /// until it is left, and the game waits on its title screen meanwhile.
+    versus: Option<VersusMode>,
+    /// The title screen's line naming the versus key.
+    versus_hint: Option<String>,
+    /// The keyboard's two halves for two players in versus, as the config binds them.
+    versus_halves: [Keyboard; 2],
+    /// Where matches are saved, and ghosts offered from.
+    replay_dir: PathBuf,
+    colours: nestris_render::LevelColours,
+    region: nestris_core::Region,
 }
 
 impl App {
@@ -199,6 +224,7 @@ impl App {
             return;
         }
         self.done = true;
+        self.leave_versus();
         match self.session.finish() {
             Err(e) => {
                 if self.error.is_none() {
@@ -240,6 +266,7 @@ impl App {
             .pacer
             .get_or_insert_with(|| FramePacer::new(Instant::now(), rate));
         let mut ran = 0;
+        let mut left_versus = false;
         while ran < MAX_CATCH_UP && pacer.is_due(Instant::now()) {
             let now = Instant::now();
             if let Some(log) = &mut self.pacing_log {
@@ -247,6 +274,17 @@ impl App {
                     eprintln!("nestris: warning: pacing log stopped: {e}");
                     self.pacing_log = None;
                 }
+            }
+            if let Some(v) = &mut self.versus {
+                // The game stands still on its title screen while versus plays.
+                let stay = v.frame(&mut self.keyboard, &mut self.pads, &self.audio);
+                pacer.advance(Instant::now());
+                ran += 1;
+                if !stay {
+                    left_versus = true;
+                    break;
+                }
+                continue;
             }
             let keys = self.keyboard.sample();
             let pads = self.pads.sample();
@@ -270,15 +308,32 @@ impl App {
             pacer.advance(Instant::now());
             ran += 1;
         }
+        if left_versus {
+            self.leave_versus();
+        }
         ran > 0
     }
 
     /// Draws the picture, scaled to the window, and shows it.
     fn present(&mut self) -> crate::error::Result<()> {
+        let hint = self.versus_on_offer();
         let Some(screen) = &mut self.screen else {
             return Ok(());
         };
+        if let Some(v) = &mut self.versus {
+            return screen.present(v.draw());
+        }
         self.session.draw(&mut self.canvas);
+        if hint {
+            if let Some(hint) = &self.versus_hint {
+                // Bottom right, under the title picture's boxes.
+                let w = crate::font::width(hint, 1);
+                let (x, y) = (WIDTH as i32 - w - 10, HEIGHT as i32 - crate::font::H - 5);
+                self.canvas
+                    .fill_rect(x - 3, y - 3, w + 6, crate::font::H + 6, 0x000000);
+                self.canvas.text(x, y, hint, 0xFCFCFC, 1);
+            }
+        }
         screen.present(&self.canvas)
     }
 
@@ -318,6 +373,69 @@ impl App {
             Command::Seed => self.session.open_seed_entry(Buttons::NONE),
             Command::Coach => self.session.toggle_coach(),
             Command::Editor => self.session.open_editor(Buttons::NONE),
+            Command::Versus => self.open_versus(),
+        }
+    }
+
+    /// True while the versus key opens versus: on the title screen, with the keyboard
+    /// playing.
+    fn versus_on_offer(&self) -> bool {
+        self.ai.is_none()
+            && self.versus_hint.is_some()
+            && !self.session.asking_quit()
+            && !self.session.editing()
+            && self.session.game().state().screen() == nestris_core::Screen::Title
+    }
+
+    /// The versus setup screen, in this window: the same screen as `nestris versus`
+    /// opens, with its defaults (level 18, a seed from the clock, best of 3).
+    fn open_versus(&mut self) {
+        if !self.versus_on_offer() {
+            self.session.toast("VERSUS: ON THE TITLE SCREEN");
+            return;
+        }
+        let setup = nestris_versus::MatchSetup {
+            region: self.region,
+            level: 18,
+            seed: crate::versus::clock_seed(),
+            best_of: 3,
+        };
+        let mode = VersusMode::new(
+            Some(crate::versus::AiMaker::standard()),
+            self.colours,
+            self.versus_halves.clone(),
+            crate::versus::match_path(&self.replay_dir),
+        )
+        .setup_screen(
+            setup,
+            crate::versus_setup::ghost_files(&self.replay_dir),
+            Buttons::NONE,
+        );
+        self.keyboard.release_all();
+        self.versus = Some(mode);
+        if let Some(screen) = &self.screen {
+            let size = (nestris_render::versus::VERSUS_WIDTH, nestris_render::HEIGHT);
+            screen.fit(VERSUS_TITLE, size, self.scale);
+        }
+    }
+
+    /// Back from versus to the title screen: the match is saved, the window fits the
+    /// game again.
+    fn leave_versus(&mut self) {
+        let Some(mut mode) = self.versus.take() else {
+            return;
+        };
+        match mode.finish() {
+            Ok(Some(path)) => eprintln!("nestris: the match: {}", path.display()),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("nestris: {e}");
+                self.session.toast("COULD NOT SAVE THE MATCH");
+            }
+        }
+        self.keyboard.release_all();
+        if let Some(screen) = &self.screen {
+            screen.fit(self.title, self.session.canvas_size(), self.scale);
         }
     }
 
@@ -330,7 +448,26 @@ impl App {
         }
     }
 
-    fn key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool, repeat: bool) {
+    fn key(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        code: KeyCode,
+        pressed: bool,
+        repeat: bool,
+        text: Option<&str>,
+    ) {
+        if let Some(v) = &mut self.versus {
+            match v.key(&mut self.keyboard, code, pressed, repeat, text) {
+                // Esc leaves versus for the title screen, not the program.
+                // (Else it closed an entry or stopped a connection.)
+                Some(Command::Quit) if v.escape() => self.leave_versus(),
+                Some(c @ (Command::Mute | Command::Music | Command::Fullscreen)) => {
+                    self.command(event_loop, c);
+                }
+                _ => {}
+            }
+            return;
+        }
         if self.session.asking_quit() {
             // Game keys are still tracked, so that releases are not lost meanwhile.
             let command = self.keyboard.on_key(code, pressed, repeat);
@@ -414,8 +551,13 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Focused(false) => {
                 self.keyboard.release_all();
+                if let Some(v) = &mut self.versus {
+                    v.focus_lost();
+                }
                 self.session.editor_mouse_up();
             }
+            WindowEvent::CursorMoved { .. } | WindowEvent::MouseInput { .. }
+                if self.versus.is_some() => {}
             WindowEvent::CursorMoved { position, .. } => {
                 self.mouse = self
                     .screen
@@ -456,7 +598,8 @@ impl ApplicationHandler for App {
                     return;
                 }
                 if let PhysicalKey::Code(code) = event.physical_key {
-                    self.key(event_loop, code, pressed, event.repeat);
+                    let text = event.text.as_deref();
+                    self.key(event_loop, code, pressed, event.repeat, text);
                 }
             }
             _ => {}

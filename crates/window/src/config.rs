@@ -48,6 +48,8 @@ coach = ["C"]
 # On the level menu: the board editor (paint a position, then play it); in the game it
 # started: back to the editor to try the position again.
 editor = ["E"]
+# On the title screen: the versus setup screen (2nd player, AI, ghost, network).
+versus = ["V"]
 
 # Versus on one keyboard (nestris versus): its two halves. With a gamepad each, the
 # first pad plays player 1 and the second player 2.
@@ -169,6 +171,7 @@ impl PlayerKeys {
             seed: Vec::new(),
             coach: Vec::new(),
             editor: Vec::new(),
+            versus: Vec::new(),
             music: Vec::new(),
         }
     }
@@ -230,6 +233,8 @@ pub struct KeyBindings {
     pub coach: Vec<KeyCode>,
     /// The board editor, or back to it from the game it started.
     pub editor: Vec<KeyCode>,
+    /// On the title screen: the versus setup screen.
+    pub versus: Vec<KeyCode>,
 }
 
 /// A gamepad button that can be bound (gilrs' names).
@@ -319,6 +324,7 @@ impl Default for Config {
                 seed: vec![KeyS],
                 coach: vec![KeyC],
                 editor: vec![KeyE],
+                versus: vec![KeyV],
             },
             gamepad: PadBindings {
                 a: vec![PadButton::East],
@@ -491,6 +497,7 @@ impl Config {
                 seed: take_new(keys.seed, &d.keys.seed),
                 coach: take_new(keys.coach, &d.keys.coach),
                 editor: take_new(keys.editor, &d.keys.editor),
+                versus: take_new(keys.versus, &d.keys.versus),
             },
             gamepad: PadBindings {
                 a: take_pad(pad.a, &d.gamepad.a),
@@ -547,6 +554,7 @@ impl Config {
             ("seed", &k.seed),
             ("coach", &k.coach),
             ("editor", &k.editor),
+            ("versus", &k.versus),
         ];
         if let Some((one, other, key)) = bound_twice(&keys) {
             return Err(err(
@@ -706,6 +714,7 @@ struct FileKeys {
     seed: Option<Vec<KeyName>>,
     coach: Option<Vec<KeyName>>,
     editor: Option<Vec<KeyName>>,
+    versus: Option<Vec<KeyName>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -828,6 +837,31 @@ const FKEYS: [KeyCode; 12] = {
     use KeyCode::*;
     [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12]
 };
+
+/// The name a key is shown by on the screen (a config file's name for it, upper case).
+pub fn key_label(code: KeyCode) -> String {
+    let named = NAMED_KEYS
+        .iter()
+        .find(|&&(_, k)| k == code)
+        .map(|&(n, _)| n.to_string());
+    let one = |keys: &[KeyCode], names: &str| {
+        keys.iter()
+            .position(|&k| k == code)
+            .and_then(|i| names.chars().nth(i))
+            .map(String::from)
+    };
+    named
+        .or_else(|| one(&LETTERS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        .or_else(|| one(&DIGITS, "0123456789"))
+        .or_else(|| {
+            FKEYS
+                .iter()
+                .position(|&k| k == code)
+                .map(|i| format!("F{}", i + 1))
+        })
+        .unwrap_or_else(|| format!("{code:?}"))
+        .to_uppercase()
+}
 
 /// The key a config name stands for (case-insensitive), if any.
 pub fn parse_key(name: &str) -> Option<KeyCode> {
@@ -992,6 +1026,16 @@ mod tests {
         assert_eq!(parse_key("Esc"), Some(KeyCode::Escape));
         assert_eq!(parse_key("Hyper"), None);
         assert_eq!(parse_key(""), None);
+        // Shown as a config file names them, so a label can be typed back into one.
+        for (code, label) in [
+            (KeyCode::KeyV, "V"),
+            (KeyCode::Digit7, "7"),
+            (KeyCode::F11, "F11"),
+            (KeyCode::Escape, "ESCAPE"),
+        ] {
+            assert_eq!(key_label(code), label);
+            assert_eq!(parse_key(&label.to_lowercase()), Some(code));
+        }
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub enum Command {
     Coach,
     /// The board editor (from the level menu), or back to it from the game it started.
     Editor,
+    /// The versus setup screen (from the title screen).
+    Versus,
 }
 
 /// What one key does.
@@ -71,7 +73,7 @@ impl KeyMap {
         for (list, button) in buttons {
             bindings.extend(list.iter().map(|&k| (k, Binding::Button(button))));
         }
-        let commands: [(&Vec<KeyCode>, Command); 10] = [
+        let commands: [(&Vec<KeyCode>, Command); 11] = [
             (&keys.quit, Command::Quit),
             (&keys.mute, Command::Mute),
             (&keys.music, Command::Music),
@@ -82,6 +84,7 @@ impl KeyMap {
             (&keys.seed, Command::Seed),
             (&keys.coach, Command::Coach),
             (&keys.editor, Command::Editor),
+            (&keys.versus, Command::Versus),
         ];
         for (list, command) in commands {
             bindings.extend(list.iter().map(|&k| (k, Binding::Command(command))));

@@ -16,7 +16,8 @@
 //!
 //! Keys by default: arrows = D-pad, X = A, Z = B, Enter = Start, Right Shift or
 //! Tab = Select, Esc = quit (asks "QUIT THIS GAME?" during a game), M = mute (effects and
-//! music), J = music on/off, F11 = fullscreen, C = the coach.
+//! music), J = music on/off, F11 = fullscreen, C = the coach, V on the title screen = the
+//! versus setup screen in the same window (Esc goes back to the title).
 //! Practice: F1-F4 save a savestate, F5-F8 load one, Backspace (held) rewinds, F9 stops
 //! the clock and F10 then advances one frame; on the level menu S (or Select) enters a
 //! TetrisGYM seed.
@@ -48,6 +49,7 @@ mod gamepad;
 pub mod hud;
 pub mod input;
 pub mod music;
+pub mod network;
 mod options;
 pub mod playback;
 pub mod practice;

@@ -67,6 +67,22 @@ impl Screen {
         })
     }
 
+    /// Makes the window fit a canvas of `(w, h)` pixels at `scale` times that size (a
+    /// fullscreen window keeps its size: the picture is scaled into it), titled `title`.
+    pub fn fit(&self, title: &str, (w, h): (usize, usize), scale: u32) {
+        let (w, h) = (w as u32, h as u32);
+        self.window.set_title(title);
+        self.window
+            .set_min_inner_size(Some(PhysicalSize::new(w / 2, h / 2)));
+        if self.window.fullscreen().is_none() {
+            // The window system may refuse or resize later: a Resized event then follows.
+            let _ = self
+                .window
+                .request_inner_size(PhysicalSize::new(w * scale, h * scale));
+        }
+        self.window.request_redraw();
+    }
+
     /// Borderless fullscreen on or off; returns the new state.
     pub fn toggle_fullscreen(&self) -> bool {
         let full = self.window.fullscreen().is_none();

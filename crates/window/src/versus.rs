@@ -5,14 +5,17 @@
 //! recorded match's player replayed frame by frame), or someone over the network, whose
 //! game is simulated here from the inputs it streams ([`nestris_versus::net`]), a few
 //! frames late but never holding up the local game. [`VersusSession`] is the match
-//! without the window, so it is tested headless; [`run_versus`] adds the window, the
-//! keys, the pads, the sound and the pacing. On exit the match is saved as a versus file
-//! (`.nestrisvs`) holding both players.
+//! without the window, so it is tested headless; `VersusMode` adds the setup screen, a
+//! network match connecting ([`crate::network`]) and the two keyboard halves, and is
+//! driven by [`run_versus`] (`nestris versus`, with its own window, pads, sound and
+//! pacing) and by the game's window, whose title screen opens it (`crate::app`). On
+//! leaving, the match is saved as a versus file (`.nestrisvs`) holding both players.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use nestris_core::{Buttons, FrameEvents, Game};
+use nestris_ai::{Ai, InputModel, TapClock, Weights};
+use nestris_core::{Buttons, FrameEvents, Game, PlayState, Region};
 use nestris_render::versus::{draw_versus, Scoreboard, VERSUS_WIDTH};
 use nestris_render::{Frame, LevelColours, HEIGHT};
 use nestris_versus::file::VersusReplay;
@@ -30,10 +33,11 @@ use crate::config::Config;
 use crate::error::WindowError;
 use crate::gamepad::Gamepads;
 use crate::input::{Command, KeyMap, Keyboard};
+use crate::network::{Connecting, NetMatch};
 use crate::options::Autopilot;
 use crate::screen::{without_source_location, Screen};
 use crate::sfx::{cues, Sfx};
-use crate::versus_setup::{ghost_files, Chosen, OpponentKind, SetupChoice, VersusSetup};
+use crate::versus_setup::{ghost_files, Chosen, OpponentKind, SetupChoice, VersusSetup, AI_TAPS};
 use nestris_host::pacing::{FramePacer, MAX_CATCH_UP};
 
 /// Who plays the other side.
@@ -85,6 +89,8 @@ pub struct VersusOptions {
     pub ai: Option<AiMaker>,
     /// The folder whose matches and replays the setup screen offers as ghosts.
     pub ghost_dir: PathBuf,
+    /// The setup screen's first choice of a versus file ghost's player (0: player 1).
+    pub ghost_player: usize,
     /// Which side is played here (0: player 1, on the left; a joiner is player 2).
     pub me: usize,
     /// The names on the scoreboard.
@@ -339,53 +345,128 @@ pub fn run_versus(options: VersusOptions) -> crate::error::Result<()> {
     let config = Config::load_or_create(&options.config_path)?;
     let event_loop =
         EventLoop::new().map_err(|e| WindowError::NoDisplay(without_source_location(&e)))?;
-    let halves = [
-        KeyMap::new(&config.versus[0].bindings()),
-        KeyMap::new(&config.versus[1].bindings()),
-    ];
-    let mut app = VersusApp {
-        session: None,
-        setup: None,
-        ai: options.ai,
-        names: options.names,
-        me: options.me,
-        colours: options.colours,
-        local_two: false,
-        canvas: Canvas::new(VERSUS_WIDTH, HEIGHT),
-        menu_frame: Frame::with_size(VERSUS_WIDTH, HEIGHT),
-        commands: Keyboard::new(KeyMap::new(&config.keys)),
-        halves: halves.map(Keyboard::new),
-        pads: Gamepads::new(&config.gamepad),
-        audio: Audio::start(config.levels(), options.mute),
-        pacer: None,
-        screen: None,
-        scale: options.scale.clamp(1, 8),
-        save_to: options.save_to,
-        error: None,
-        done: false,
-    };
+    let mut mode = VersusMode::new(
+        options.ai,
+        options.colours,
+        halves(&config),
+        options.save_to,
+    );
+    mode.me = options.me;
+    mode.names = options.names;
     match options.opponent {
         Some(o) => {
             let m = match options.start {
                 Some(g) => Match::from_start(options.setup, g),
                 None => Match::new(options.setup),
             };
-            app.begin(m, o);
+            mode.begin(m, o);
         }
         None => {
-            app.setup = Some(VersusSetup::new(
+            let mut screen = VersusSetup::new(
                 options.setup,
                 ghost_files(&options.ghost_dir),
                 Buttons::NONE,
-            ));
+            );
+            screen.set_ghost_player(options.ghost_player);
+            mode.setup = Some(screen);
         }
     }
+    let mut app = VersusApp {
+        mode,
+        commands: Keyboard::new(KeyMap::new(&config.keys)),
+        pads: Gamepads::new(&config.gamepad),
+        audio: Audio::start(config.levels(), options.mute),
+        pacer: None,
+        screen: None,
+        scale: options.scale.clamp(1, 8),
+        error: None,
+        done: false,
+    };
     let result = event_loop.run_app(&mut app);
     app.finish();
     if let Some(e) = app.error {
         return Err(e);
     }
     result.map_err(|e| WindowError::EventLoop(e.to_string()))
+}
+
+/// The keyboard's two halves for two players at one keyboard, as the config binds them.
+pub(crate) fn halves(config: &Config) -> [Keyboard; 2] {
+    [
+        Keyboard::new(KeyMap::new(&config.versus[0].bindings())),
+        Keyboard::new(KeyMap::new(&config.versus[1].bindings())),
+    ]
+}
+
+/// Where a match is saved by default: a session's name in `dir`, marked as versus.
+pub fn match_path(dir: &Path) -> PathBuf {
+    let name = nestris_replay::session::file_name(std::time::SystemTime::now())
+        .replace(".nestris", "-versus.nestrisvs");
+    dir.join(name)
+}
+
+/// A seed from the clock, for a match whose seed is not given.
+pub fn clock_seed() -> u32 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    ((t ^ (t >> 24)) & 0xFF_FFFF) as u32
+}
+
+/// The AI as a versus player, frame by frame: each piece planned blind to the new
+/// preview, then adjusted once `reaction` frames have passed (as `nestris ai --adjust`).
+pub fn ai_player(model: InputModel, reaction: u8) -> impl FnMut(&Game) -> Buttons {
+    let mut ai = Ai::new(Weights::default(), model);
+    let mut plan: Vec<Buttons> = Vec::new();
+    let mut at = 0;
+    let mut need_plan = true;
+    let mut since_spawn = 0u32;
+    let mut clock = TapClock::new(model.taps);
+    let mut adjusted = true;
+    move |game: &Game| {
+        let s = game.state();
+        if s.phase() != PlayState::Control {
+            need_plan = true;
+        } else if need_plan {
+            plan = if reaction == 0 {
+                ai.search_mut().plan_in_game(game)
+            } else {
+                ai.search_mut().plan_blind(game)
+            }
+            .map(|p| p.inputs)
+            .unwrap_or_default();
+            at = 0;
+            need_plan = false;
+            since_spawn = 0;
+            clock = TapClock::new(model.taps);
+            adjusted = reaction == 0;
+        } else if !adjusted && since_spawn >= u32::from(reaction) && clock.may_tap() {
+            if let Some(p) = ai.search_mut().plan_in_game(game) {
+                plan = p.inputs;
+                at = 0;
+            }
+            adjusted = true;
+        }
+        let b = plan.get(at).copied().unwrap_or(Buttons::NONE);
+        at += 1;
+        since_spawn += 1;
+        clock.step(b.bits() & !s.held != 0);
+        b
+    }
+}
+
+impl AiMaker {
+    /// [`ai_player`] at the setup screen's tap rates ([`crate::versus_setup::AI_TAPS`]; a
+    /// rate not there taps every 4 frames).
+    pub fn standard() -> AiMaker {
+        AiMaker(Box::new(|hz, reaction| {
+            let frames = AI_TAPS
+                .iter()
+                .find(|&&(r, _)| r == hz)
+                .map_or(4, |&(_, f)| f);
+            Box::new(ai_player(InputModel::tapping(frames), reaction))
+        }))
+    }
 }
 
 /// The line said when a race starts from a game on the cartridge's generator.
@@ -463,11 +544,16 @@ pub fn ghost_from_replay(replay: &nestris_replay::Replay) -> Option<Ghost> {
     })
 }
 
-struct VersusApp {
+/// Versus without the window's devices: the setup screen, a network match connecting,
+/// and the match. `nestris versus` ([`run_versus`]) and the game's own window (the title
+/// screen's versus key) both drive it, with their keyboard, pads and sound.
+pub(crate) struct VersusMode {
     /// The match, once it is set up.
     session: Option<VersusSession>,
     /// The setup screen, while it shows.
     setup: Option<VersusSetup>,
+    /// A network match being made, from the setup screen.
+    connecting: Option<Connecting>,
     ai: Option<AiMaker>,
     names: [String; 2],
     me: usize,
@@ -475,21 +561,60 @@ struct VersusApp {
     local_two: bool,
     canvas: Canvas,
     menu_frame: Frame,
-    /// The whole keyboard: quit, mute, fullscreen, and one local player's buttons.
-    commands: Keyboard,
     /// The keyboard's two halves, when both players are here.
     halves: [Keyboard; 2],
-    pads: Gamepads,
-    audio: Audio,
-    pacer: Option<FramePacer>,
-    screen: Option<Screen>,
-    scale: u32,
     save_to: PathBuf,
-    error: Option<WindowError>,
-    done: bool,
+    saved: bool,
 }
 
-impl VersusApp {
+impl VersusMode {
+    /// Nothing set up yet: [`VersusMode::begin`] a match, or show the setup screen.
+    pub(crate) fn new(
+        ai: Option<AiMaker>,
+        colours: LevelColours,
+        halves: [Keyboard; 2],
+        save_to: PathBuf,
+    ) -> VersusMode {
+        VersusMode {
+            session: None,
+            setup: None,
+            connecting: None,
+            ai,
+            names: ["PLAYER 1".into(), "PLAYER 2".into()],
+            me: 0,
+            colours,
+            local_two: false,
+            canvas: Canvas::new(VERSUS_WIDTH, HEIGHT),
+            menu_frame: Frame::with_size(VERSUS_WIDTH, HEIGHT),
+            halves,
+            save_to,
+            saved: false,
+        }
+    }
+
+    /// On the setup screen with `setup`'s first values and `ghosts` to choose from.
+    pub(crate) fn setup_screen(
+        mut self,
+        setup: MatchSetup,
+        ghosts: Vec<PathBuf>,
+        held: Buttons,
+    ) -> VersusMode {
+        self.setup = Some(VersusSetup::new(setup, ghosts, held));
+        self
+    }
+
+    /// The setup screen, while it shows.
+    #[cfg(test)]
+    pub(crate) fn setup(&self) -> Option<&VersusSetup> {
+        self.setup.as_ref()
+    }
+
+    /// The match, once it plays.
+    #[cfg(test)]
+    pub(crate) fn session(&self) -> Option<&VersusSession> {
+        self.session.as_ref()
+    }
+
     /// Starts the match.
     fn begin(&mut self, m: Match, opponent: Opponent) {
         self.local_two = matches!(opponent, Opponent::Local);
@@ -499,8 +624,17 @@ impl VersusApp {
         self.setup = None;
     }
 
-    /// The setup screen's choice made an opponent: starts the match, or says on the
-    /// screen why not.
+    /// The console's region (for the frame rate).
+    pub(crate) fn region(&self) -> Option<Region> {
+        match (&self.session, &self.setup) {
+            (Some(s), _) => Some(s.state().setup.region),
+            (None, Some(m)) => Some(m.chosen().setup.region),
+            (None, None) => None,
+        }
+    }
+
+    /// The setup screen's choice made an opponent: starts the match (or starts
+    /// connecting), or says on the screen why not.
     fn play_chosen(&mut self, c: Chosen) {
         let (m, opponent) = match c.opponent {
             OpponentKind::Local => (Match::new(c.setup), Opponent::Local),
@@ -520,7 +654,7 @@ impl VersusApp {
                     self.note("NO GHOST FILE");
                     return;
                 };
-                match ghost_from_file(path, 0) {
+                match ghost_from_file(path, c.ghost_player) {
                     Ok(g) => {
                         if let Some(note) = g.note {
                             eprintln!("nestris: {note}");
@@ -539,8 +673,44 @@ impl VersusApp {
                     }
                 }
             }
+            OpponentKind::NetHost | OpponentKind::NetJoin => {
+                let Some(role) = c.net else {
+                    // The screen refuses Start without a readable address.
+                    return;
+                };
+                let lines = role.waiting_lines();
+                match Connecting::start(role, c.setup) {
+                    Ok(connecting) => {
+                        self.connecting = Some(connecting);
+                        if let Some(s) = &mut self.setup {
+                            s.set_note(None);
+                            s.set_waiting(Some(lines));
+                        }
+                    }
+                    Err(e) => self.net_refused(&e),
+                }
+                return;
+            }
         };
         self.begin(m, opponent);
+    }
+
+    /// A network match that could not be made: the reason under the settings.
+    fn net_refused(&mut self, e: &nestris_versus::net::NetError) {
+        eprintln!("nestris: {e}");
+        self.connecting = None;
+        if let Some(s) = &mut self.setup {
+            s.set_waiting(None);
+        }
+        self.note(&format!("NO MATCH: {}", crate::network::error_line(e)));
+    }
+
+    /// Starts a network match once connected (the same as the flags `--host`/`--join`).
+    fn begin_net(&mut self, net: NetMatch) {
+        self.me = net.me;
+        self.names = net.names();
+        let setup = net.setup;
+        self.begin(Match::new(setup), net.into_opponent());
     }
 
     fn note(&mut self, text: &str) {
@@ -549,27 +719,175 @@ impl VersusApp {
         }
     }
 
+    /// One frame, with the whole keyboard's buttons in `commands` (and its halves') and
+    /// the pads'; effects go to `audio`. False once the setup screen was left (B).
+    pub(crate) fn frame(
+        &mut self,
+        commands: &mut Keyboard,
+        pads: &mut Gamepads,
+        audio: &Audio,
+    ) -> bool {
+        if let Some(c) = &mut self.connecting {
+            match c.poll() {
+                None => {}
+                Some(Ok(net)) => {
+                    self.connecting = None;
+                    self.begin_net(net);
+                }
+                Some(Err(e)) => self.net_refused(&e),
+            }
+        }
+        if let Some(menu) = &mut self.setup {
+            let b = commands.sample() | pads.sample();
+            match menu.buttons(b) {
+                SetupChoice::Choosing => {}
+                SetupChoice::Leave => return false,
+                SetupChoice::Cancel => self.cancel_connecting(),
+                SetupChoice::Play(c) => self.play_chosen(c),
+            }
+            return true;
+        }
+        let Some(session) = &mut self.session else {
+            return true;
+        };
+        let held = if self.local_two {
+            let pads = pads.sample_two();
+            [
+                self.halves[0].sample() | pads[0],
+                self.halves[1].sample() | pads[1],
+            ]
+        } else {
+            [commands.sample() | pads.sample(), Buttons::NONE]
+        };
+        for sfx in session.frame(held) {
+            audio.play(sfx);
+        }
+        true
+    }
+
+    fn cancel_connecting(&mut self) {
+        if let Some(c) = self.connecting.take() {
+            c.cancel();
+        }
+        if let Some(s) = &mut self.setup {
+            s.set_waiting(None);
+            s.set_note(Some("CANCELLED".into()));
+        }
+    }
+
+    /// A key: fed to `commands` and the halves, and typed into the setup screen's text or
+    /// seed entry when one is open (`text`: what the key types). Returns the command for
+    /// the caller (quit, mute, fullscreen); while text is typed, only quit (Esc: see
+    /// [`VersusMode::escape`]).
+    pub(crate) fn key(
+        &mut self,
+        commands: &mut Keyboard,
+        code: KeyCode,
+        pressed: bool,
+        repeat: bool,
+        text: Option<&str>,
+    ) -> Option<Command> {
+        let command = commands.on_key(code, pressed, repeat);
+        for h in &mut self.halves {
+            h.on_key(code, pressed, repeat);
+        }
+        let Some(menu) = self.setup.as_mut().filter(|_| pressed) else {
+            return command;
+        };
+        if menu.typing() {
+            // Held Backspace repeats, as in any text box.
+            if code == KeyCode::Backspace {
+                menu.backspace();
+            } else if !repeat {
+                text.unwrap_or("").chars().for_each(|c| menu.type_char(c));
+            }
+            return command.filter(|&c| c == Command::Quit);
+        }
+        if menu.entering_seed() && !repeat {
+            text.unwrap_or("").chars().for_each(|c| menu.type_char(c));
+        }
+        command
+    }
+
+    /// Esc: closes a text or seed entry, or stops connecting; true when there was none,
+    /// and versus is to be left.
+    pub(crate) fn escape(&mut self) -> bool {
+        if self.connecting.is_some() {
+            self.cancel_connecting();
+            return false;
+        }
+        !self.setup.as_mut().is_some_and(VersusSetup::back)
+    }
+
+    /// The window lost the keyboard: no key is held any more.
+    pub(crate) fn focus_lost(&mut self) {
+        self.halves.iter_mut().for_each(Keyboard::release_all);
+    }
+
+    /// Draws the setup screen or the match.
+    pub(crate) fn draw(&mut self) -> &Canvas {
+        if let Some(session) = &mut self.session {
+            session.draw(&mut self.canvas);
+        } else if let Some(menu) = &self.setup {
+            menu.draw(&mut self.menu_frame);
+            self.canvas.blit_frame(&self.menu_frame);
+        }
+        &self.canvas
+    }
+
+    /// Leaves: stops connecting, tells a network opponent, and saves the match if one
+    /// was played (safe to call more than once). Returns where it was saved.
+    pub(crate) fn finish(&mut self) -> std::io::Result<Option<&Path>> {
+        if let Some(c) = self.connecting.take() {
+            c.cancel();
+        }
+        if self.saved {
+            return Ok(None);
+        }
+        self.saved = true;
+        let Some(session) = &mut self.session else {
+            return Ok(None);
+        };
+        session.leave();
+        let replay = session.replay();
+        if replay.inputs.iter().all(Vec::is_empty) {
+            return Ok(None);
+        }
+        match replay.save(&self.save_to) {
+            Ok(()) => Ok(Some(&self.save_to)),
+            Err(e) => Err(std::io::Error::other(format!(
+                "could not save the match {}: {e}",
+                self.save_to.display()
+            ))),
+        }
+    }
+}
+
+struct VersusApp {
+    mode: VersusMode,
+    /// The whole keyboard: quit, mute, fullscreen, and one local player's buttons.
+    commands: Keyboard,
+    pads: Gamepads,
+    audio: Audio,
+    pacer: Option<FramePacer>,
+    screen: Option<Screen>,
+    scale: u32,
+    error: Option<WindowError>,
+    done: bool,
+}
+
+impl VersusApp {
     fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
-        let Some(session) = &mut self.session else {
-            return;
-        };
-        session.leave();
-        let replay = session.replay();
-        if replay.inputs.iter().all(Vec::is_empty) {
-            return;
-        }
-        match replay.save(&self.save_to) {
-            Ok(()) => eprintln!("nestris: the match: {}", self.save_to.display()),
+        match self.mode.finish() {
+            Ok(Some(path)) => eprintln!("nestris: the match: {}", path.display()),
+            Ok(None) => {}
             Err(e) => {
                 if self.error.is_none() {
-                    self.error = Some(WindowError::NotSaved(std::io::Error::other(format!(
-                        "could not save the match {}: {e}",
-                        self.save_to.display()
-                    ))));
+                    self.error = Some(WindowError::NotSaved(e));
                 }
             }
         }
@@ -580,50 +898,23 @@ impl VersusApp {
         if self.screen.is_none() {
             return false;
         }
-        let region = match (&self.session, &self.setup) {
-            (Some(s), _) => s.state().setup.region,
-            (None, Some(m)) => m.chosen().setup.region,
-            (None, None) => return false,
+        let Some(region) = self.mode.region() else {
+            return false;
         };
-        self.pacer
+        let pacer = self
+            .pacer
             .get_or_insert_with(|| FramePacer::new(Instant::now(), region.frame_rate()));
         let mut ran = 0;
-        while ran < MAX_CATCH_UP
-            && self
-                .pacer
-                .as_ref()
-                .is_some_and(|p| p.is_due(Instant::now()))
-        {
-            if let Some(p) = &mut self.pacer {
-                p.advance(Instant::now());
-            }
+        while ran < MAX_CATCH_UP && pacer.is_due(Instant::now()) {
+            pacer.advance(Instant::now());
             ran += 1;
-            if let Some(menu) = &mut self.setup {
-                let b = self.commands.sample() | self.pads.sample();
-                match menu.buttons(b) {
-                    SetupChoice::Choosing => {}
-                    SetupChoice::Leave => {
-                        event_loop.exit();
-                        return false;
-                    }
-                    SetupChoice::Play(c) => self.play_chosen(c),
-                }
-                continue;
-            }
-            let Some(session) = &mut self.session else {
-                break;
-            };
-            let held = if self.local_two {
-                let pads = self.pads.sample_two();
-                [
-                    self.halves[0].sample() | pads[0],
-                    self.halves[1].sample() | pads[1],
-                ]
-            } else {
-                [self.commands.sample() | self.pads.sample(), Buttons::NONE]
-            };
-            for sfx in session.frame(held) {
-                self.audio.play(sfx);
+            if !self
+                .mode
+                .frame(&mut self.commands, &mut self.pads, &self.audio)
+            {
+                self.finish();
+                event_loop.exit();
+                return false;
             }
         }
         ran > 0
@@ -633,13 +924,7 @@ impl VersusApp {
         let Some(screen) = &mut self.screen else {
             return Ok(());
         };
-        if let Some(session) = &mut self.session {
-            session.draw(&mut self.canvas);
-        } else if let Some(menu) = &self.setup {
-            menu.draw(&mut self.menu_frame);
-            self.canvas.blit_frame(&self.menu_frame);
-        }
-        screen.present(&self.canvas)
+        screen.present(self.mode.draw())
     }
 }
 
@@ -650,7 +935,7 @@ impl ApplicationHandler for VersusApp {
         }
         match Screen::open(
             event_loop,
-            "nestris versus",
+            VERSUS_TITLE,
             (VERSUS_WIDTH, HEIGHT),
             self.scale,
             false,
@@ -679,7 +964,7 @@ impl ApplicationHandler for VersusApp {
             }
             WindowEvent::Focused(false) => {
                 self.commands.release_all();
-                self.halves.iter_mut().for_each(Keyboard::release_all);
+                self.mode.focus_lost();
             }
             WindowEvent::KeyboardInput {
                 event,
@@ -693,18 +978,13 @@ impl ApplicationHandler for VersusApp {
                 let PhysicalKey::Code(code) = event.physical_key else {
                     return;
                 };
-                for h in &mut self.halves {
-                    h.on_key(code, pressed, event.repeat);
-                }
-                if let (Some(menu), true) = (&mut self.setup, pressed) {
-                    if let Some(d) = hex_digit(code) {
-                        if menu.entering_seed() {
-                            menu.type_digit(d);
-                        }
-                    }
-                }
-                match self.commands.on_key(code, pressed, event.repeat) {
-                    Some(Command::Quit) => {
+                let text = event.text.as_deref();
+                match self
+                    .mode
+                    .key(&mut self.commands, code, pressed, event.repeat, text)
+                {
+                    // (Else it closed an entry or stopped a connection.)
+                    Some(Command::Quit) if self.mode.escape() => {
                         self.finish();
                         event_loop.exit();
                     }
@@ -743,29 +1023,8 @@ impl ApplicationHandler for VersusApp {
     }
 }
 
-/// The hex digit a key types, for the seed entry.
-fn hex_digit(code: KeyCode) -> Option<u8> {
-    use KeyCode as K;
-    const DIGITS: [KeyCode; 16] = [
-        K::Digit0,
-        K::Digit1,
-        K::Digit2,
-        K::Digit3,
-        K::Digit4,
-        K::Digit5,
-        K::Digit6,
-        K::Digit7,
-        K::Digit8,
-        K::Digit9,
-        K::KeyA,
-        K::KeyB,
-        K::KeyC,
-        K::KeyD,
-        K::KeyE,
-        K::KeyF,
-    ];
-    DIGITS.iter().position(|&k| k == code).map(|i| i as u8)
-}
+/// The versus window's title.
+pub(crate) const VERSUS_TITLE: &str = "nestris versus";
 
 #[cfg(test)]
 mod tests {
@@ -968,5 +1227,165 @@ mod tests {
         }
         assert!(s.state().sides[1].score() > 0, "the pilot soft-dropped");
         assert_eq!(s.state().sides[0].score(), 0);
+    }
+
+    /// A port nobody listens on (it was free a moment ago).
+    fn free_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    /// A versus mode on its setup screen, and the devices that drive it.
+    struct Driven {
+        mode: VersusMode,
+        keys: Keyboard,
+        pads: Gamepads,
+        audio: Audio,
+    }
+
+    impl Driven {
+        fn new() -> Driven {
+            let config = Config::default();
+            let dir = std::env::temp_dir();
+            Driven {
+                mode: VersusMode::new(
+                    None,
+                    LevelColours::Classic,
+                    halves(&config),
+                    dir.join("never-saved.nestrisvs"),
+                )
+                .setup_screen(setup(), Vec::new(), Buttons::NONE),
+                keys: Keyboard::new(KeyMap::new(&config.keys)),
+                pads: Gamepads::new(&config.gamepad),
+                audio: Audio::none(),
+            }
+        }
+
+        /// One frame; false once versus is left.
+        fn frame(&mut self) -> bool {
+            self.mode.frame(&mut self.keys, &mut self.pads, &self.audio)
+        }
+
+        /// A key pressed (typing `text`), a frame, released, a frame; the command it gave.
+        fn tap(&mut self, code: KeyCode, text: Option<&str>) -> Option<Command> {
+            let c = self.mode.key(&mut self.keys, code, true, false, text);
+            self.frame();
+            self.mode.key(&mut self.keys, code, false, false, None);
+            self.frame();
+            c
+        }
+
+        /// X (A) on a text row, the old text erased, `text` typed, Enter to keep it.
+        fn type_in(&mut self, text: &str) {
+            self.tap(KeyCode::KeyX, Some("x"));
+            assert!(self.mode.setup().unwrap().typing());
+            for _ in 0..crate::network::MAX_ADDRESS {
+                self.tap(KeyCode::Backspace, None);
+            }
+            for c in text.chars() {
+                // The letter keys' commands (M mutes) do nothing while typing.
+                assert_eq!(self.tap(KeyCode::KeyM, None), None);
+                self.tap(KeyCode::Digit0, Some(&c.to_string()));
+            }
+            self.tap(KeyCode::Enter, None);
+            assert!(!self.mode.setup().unwrap().typing());
+        }
+
+        fn row(&self) -> &'static str {
+            let s = self.mode.setup().unwrap();
+            s.values()[s.cursor()].0
+        }
+    }
+
+    #[test]
+    fn the_setup_screen_hosts_the_match_the_host_flag_does() {
+        let mut d = Driven::new();
+        while d.mode.setup().unwrap().chosen().opponent != OpponentKind::NetHost {
+            d.tap(KeyCode::ArrowRight, None);
+        }
+        while d.row() != "PORT" {
+            d.tap(KeyCode::ArrowDown, None);
+        }
+        // A port nobody uses, typed.
+        let port = free_port();
+        d.type_in(&port.to_string());
+        assert_eq!(
+            d.mode.setup().unwrap().chosen().net,
+            Some(crate::network::NetRole::Host(port))
+        );
+        d.tap(KeyCode::Enter, None);
+        assert!(d.mode.setup().unwrap().waiting(), "waiting for a guest");
+        // The guest joins from here: the match is this screen's, and this side player 1.
+        let guest = std::thread::spawn(move || {
+            nestris_versus::net::join(&format!("127.0.0.1:{port}")).map(|(_, s)| s)
+        });
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while d.mode.session().is_none() {
+            assert!(d.frame());
+            assert!(Instant::now() < deadline, "never connected");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert_eq!(guest.join().unwrap().unwrap(), setup());
+        let s = d.mode.session().unwrap();
+        assert_eq!(s.me, 0);
+        assert_eq!(s.names, ["YOU".to_string(), "GUEST".to_string()]);
+        assert!(matches!(s.opponent, Opponent::Net(_)));
+        assert_eq!(s.state().setup, setup());
+    }
+
+    #[test]
+    fn esc_cancels_a_host_that_waits_and_a_refused_join_is_said_on_the_screen() {
+        let mut d = Driven::new();
+        while d.mode.setup().unwrap().chosen().opponent != OpponentKind::NetHost {
+            d.tap(KeyCode::ArrowRight, None);
+        }
+        d.tap(KeyCode::ArrowDown, None);
+        let port = free_port();
+        d.type_in(&port.to_string());
+        d.tap(KeyCode::Enter, None);
+        assert_eq!(
+            d.mode.connecting.as_ref().and_then(Connecting::port),
+            Some(port)
+        );
+        assert_eq!(d.tap(KeyCode::Escape, None), Some(Command::Quit));
+        assert!(!d.mode.escape(), "Esc stops the wait, not versus");
+        let s = d.mode.setup().unwrap();
+        assert!(!s.waiting() && d.mode.connecting.is_none());
+        assert_eq!(s.notes()[2], "CANCELLED");
+        // The port is free again (once the waiting thread has ended).
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while std::net::TcpListener::bind(("0.0.0.0", port)).is_err() {
+            assert!(Instant::now() < deadline, "the port stays taken");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // Joining a port where nobody listens.
+        d.tap(KeyCode::ArrowUp, None);
+        d.tap(KeyCode::ArrowRight, None);
+        d.tap(KeyCode::ArrowDown, None);
+        assert_eq!(d.row(), "ADDRESS");
+        d.type_in(&format!("127.0.0.1:{}", free_port()));
+        d.tap(KeyCode::Enter, None);
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while d.mode.setup().unwrap().waiting() {
+            assert!(d.frame());
+            assert!(Instant::now() < deadline, "never refused");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let note = d.mode.setup().unwrap().notes()[2].clone();
+        assert!(
+            note.starts_with("NO MATCH: ") && note.contains("REFUSED"),
+            "{note}"
+        );
+        assert!(d.mode.session().is_none());
+        // With nothing open, Esc leaves versus; so does B.
+        assert!(d.mode.escape());
+        assert!(d.frame());
+        d.mode
+            .key(&mut d.keys, KeyCode::KeyZ, true, false, Some("z"));
+        assert!(!d.frame(), "B leaves");
+        assert_eq!(d.mode.finish().unwrap(), None, "no match, no file");
     }
 }

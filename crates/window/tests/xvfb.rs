@@ -15,6 +15,12 @@
 //! pixel for pixel. The games are committed too (`tests/docs/`); `NESTRIS_BLESS=1` plays
 //! them again with the AI and writes games and pictures instead (look at them first).
 //!
+//! And versus from the title screen: V (named on the title screen) opens the versus setup
+//! screen in the same window, which is typed a port to host on and waits; this test joins
+//! it over loopback as the network guest, the waiting screen must be the setup screen's
+//! picture pixel for pixel, and after Esc (back to the title, the window its old size) the
+//! saved match must hold the guest's game exactly as it was sent.
+//!
 //! Needs `Xvfb`, `xdotool`, `xwd` (x11-apps) and `convert` (imagemagick), which
 //! `tools/deps.sh --test` installs (CI runs it first); without them the tests fail and say
 //! which is missing. They install nothing themselves.
@@ -1097,4 +1103,208 @@ fn the_tap_test_counts_taps_on_its_screen() {
         assert!(t.elapsed() < Duration::from_secs(10), "Esc did not quit");
         sleep(Duration::from_millis(100));
     }
+}
+
+/// The window's size, from xdotool.
+fn window_size(display: &str, window: &str) -> Option<(usize, usize)> {
+    let geometry = xdotool(display, &["getwindowgeometry", window]);
+    let line = geometry.lines().find(|l| l.contains("Geometry"))?;
+    let (w, h) = line.split(':').nth(1)?.trim().split_once('x')?;
+    Some((w.parse().ok()?, h.parse().ok()?))
+}
+
+/// Waits until the window is `size` (10 s at most).
+fn wait_size(display: &str, window: &str, size: (usize, usize)) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while window_size(display, window) != Some(size) {
+        assert!(
+            Instant::now() < deadline,
+            "the window stays {:?}, not {size:?}",
+            window_size(display, window)
+        );
+        sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_title_screen_opens_versus_in_the_same_window_and_hosts_a_network_match() {
+    use nestris_render::versus::VERSUS_WIDTH;
+    use nestris_versus::{Input, MatchSetup};
+    use nestris_window::network::NetRole;
+    use nestris_window::versus_setup::VersusSetup;
+
+    require_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let status_path = dir.path().join("status");
+    let stderr_path = dir.path().join("stderr");
+    let replay_dir = dir.path().join("replays");
+    let (config, data) = (dir.path().join("config.toml"), dir.path().join("data"));
+    let Launched {
+        _xvfb,
+        program: mut game,
+        display,
+        window,
+        started,
+    } = launch(
+        &[
+            "--mute".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+            "--replay-dir".as_ref(),
+            replay_dir.as_os_str(),
+        ],
+        &status_path,
+        &stderr_path,
+        None,
+    );
+    let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    let key = |k: &str| {
+        xdotool(&display, &["key", k]);
+        sleep(Duration::from_millis(150));
+    };
+
+    // Through the legal screen to the title (game mode 1), which names the versus key.
+    sleep(Duration::from_millis(4_600).saturating_sub(started.elapsed()));
+    while game_mode(&status_path) != Some(1) {
+        assert!(
+            started.elapsed() < Duration::from_secs(40),
+            "not on the title: {} / {}",
+            status(&status_path),
+            stderr()
+        );
+        key("Return");
+        sleep(Duration::from_millis(450));
+    }
+    sleep(Duration::from_millis(300));
+    let shot = screenshot(&display, dir.path(), "nestris-window-title-versus-key.png");
+    let place = placement(&display, &window, 256, 240);
+    // The hint's plate: white letters on black, in the bottom right corner.
+    let plate: Vec<u32> = (226..237)
+        .flat_map(|y| (192..244).map(move |x| (x, y)))
+        .map(|(x, y)| shot.at(&place, x, y))
+        .collect();
+    let white = plate.iter().filter(|&&c| c == 0xFCFCFC).count();
+    let black = plate.iter().filter(|&&c| c == 0).count();
+    assert!(
+        white > 30 && black > 250 && white + black == plate.len(),
+        "no V: VERSUS plate ({white} white, {black} black of {})",
+        plate.len()
+    );
+
+    // V: the versus setup screen, in the same window, now as wide as the versus picture.
+    key("v");
+    wait_size(&display, &window, (VERSUS_WIDTH * 3, 720));
+    // Left twice from 2ND PLAYER is NETWORK HOST (with or without a ghost on offer),
+    // Down its port, X (A) opens the entry; a free port is typed and Enter keeps it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    for k in ["Left", "Left", "Down", "x"] {
+        key(k);
+    }
+    for _ in 0..5 {
+        key("BackSpace");
+    }
+    xdotool(&display, &["type", "--delay", "120", &port.to_string()]);
+    key("Return");
+    // Enter again plays: the screen waits for a guest.
+    key("Return");
+    sleep(Duration::from_millis(300));
+    let shot = screenshot(&display, dir.path(), "nestris-window-versus-waiting.png");
+
+    // The guest joins from here: the match is the window's, level 18, best of 3.
+    let (mut link, theirs) = nestris_versus::net::join(&format!("127.0.0.1:{port}"))
+        .unwrap_or_else(|e| panic!("joining the window: {e} / {}", stderr()));
+    assert_eq!((theirs.level, theirs.best_of), (18, 3));
+
+    // The waiting screen was the setup screen's own picture, pixel for pixel.
+    let mut setup = VersusSetup::new(
+        MatchSetup {
+            region: nestris_core::Region::Ntsc,
+            level: 18,
+            seed: theirs.seed,
+            best_of: 3,
+        },
+        Vec::new(),
+        Buttons::NONE,
+    );
+    for b in [Buttons::LEFT, Buttons::LEFT, Buttons::DOWN, Buttons::A] {
+        setup.buttons(b);
+        setup.buttons(Buttons::NONE);
+    }
+    (0..5).for_each(|_| setup.backspace());
+    port.to_string().chars().for_each(|c| setup.type_char(c));
+    setup.buttons(Buttons::START);
+    setup.buttons(Buttons::NONE);
+    setup.set_waiting(Some(NetRole::Host(port).waiting_lines()));
+    let mut want = Frame::with_size(VERSUS_WIDTH, 240);
+    setup.draw(&mut want);
+    let place = placement(&display, &window, VERSUS_WIDTH, 240);
+    let differ = (0..240)
+        .flat_map(|y| (0..VERSUS_WIDTH).map(move |x| (x, y)))
+        .filter(|&(x, y)| shot.at(&place, x, y) != want.pixel(x, y))
+        .count();
+    assert_eq!(
+        differ, 0,
+        "the waiting screen is the setup screen's picture"
+    );
+
+    // The guest plays 300 frames and leaves; the window shows them as they arrive.
+    let sent: Vec<Input> = (0..300u32)
+        .map(|f| Input {
+            buttons: match f % 9 {
+                0..3 => Buttons::DOWN,
+                5 => Buttons::LEFT,
+                _ => Buttons::NONE,
+            },
+            game: 0,
+        })
+        .collect();
+    for chunk in sent.chunks(30) {
+        for &i in chunk {
+            link.send(i).unwrap();
+        }
+        link.flush().unwrap();
+        sleep(Duration::from_millis(50));
+    }
+    link.bye().unwrap();
+    sleep(Duration::from_millis(500));
+    screenshot(&display, dir.path(), "nestris-window-versus-network.png");
+
+    // Esc leaves versus for the title screen, in the game's own size; the match is saved
+    // holding the guest's game as it was sent.
+    key("Escape");
+    wait_size(&display, &window, (256 * 3, 720));
+    assert!(game.0.try_wait().unwrap().is_none(), "Esc left versus only");
+    let matches: Vec<PathBuf> = std::fs::read_dir(&replay_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with("-versus.nestrisvs"))
+        .collect();
+    assert_eq!(matches.len(), 1, "{}", stderr());
+    let m = nestris_versus::file::VersusReplay::load(&matches[0]).unwrap();
+    assert_eq!(m.setup, theirs);
+    assert_eq!(m.inputs[1], sent, "the guest's true game");
+    assert!(!m.inputs[0].is_empty(), "the host played too");
+    m.verify().expect("the match replays");
+
+    // And Esc on the title quits.
+    key("Escape");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(s) = game.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the game did not quit");
+        sleep(Duration::from_millis(50));
+    };
+    assert!(code.success(), "exit {code}: {}", stderr());
+    assert!(stderr().contains("the match: "), "{}", stderr());
 }
