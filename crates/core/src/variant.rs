@@ -288,15 +288,8 @@ impl Variant {
             out.push_str("cartridge");
             return out;
         }
-        let mut first = true;
-        let mut sep = |out: &mut Label| {
-            if !first {
-                out.push_str(", ");
-            }
-            first = false;
-        };
         if let Some(s) = self.seed {
-            sep(&mut out);
+            out.next_part();
             out.push_str(match s.rule {
                 SeedRule::V4 => "gym-v4 seed ",
                 SeedRule::V5 => "gym-v5 seed ",
@@ -304,7 +297,7 @@ impl Variant {
             out.push_hex(s.value(), 6);
         }
         for cap in self.caps.iter().flatten() {
-            sep(&mut out);
+            out.next_part();
             out.push_str(match cap.rule {
                 CapRule::Ks => "ks@",
                 CapRule::KsX2 => "ksx2@",
@@ -319,12 +312,12 @@ impl Variant {
             }
         }
         if self.drought != 0 {
-            sep(&mut out);
+            out.next_part();
             out.push_str("drought ");
             out.push_dec(self.drought as u32);
         }
         if self.das_only.is_some() {
-            sep(&mut out);
+            out.next_part();
             out.push_str("das-only");
         }
         out
@@ -336,13 +329,8 @@ impl Variant {
     /// parts joined by `, `. Empty for the cartridge's rules and for a seed alone.
     pub fn screen_label(&self) -> Label {
         let mut out = Label::new();
-        let sep = |out: &mut Label| {
-            if out.len > 0 {
-                out.push_str(", ");
-            }
-        };
         for cap in self.caps.iter().flatten() {
-            sep(&mut out);
+            out.next_part();
             out.push_str(match cap.rule {
                 CapRule::Ks => "KS",
                 CapRule::KsX2 => "KSX2",
@@ -361,12 +349,12 @@ impl Variant {
             }
         }
         if self.drought != 0 {
-            sep(&mut out);
+            out.next_part();
             out.push_str("DROUGHT ");
             out.push_dec(self.drought as u32);
         }
         if self.das_only.is_some() {
-            sep(&mut out);
+            out.next_part();
             out.push_str("DAS ONLY");
         }
         out
@@ -529,6 +517,13 @@ impl Label {
         if self.len < self.buf.len() {
             self.buf[self.len] = b;
             self.len += 1;
+        }
+    }
+
+    /// Separates the next part from the ones before it, if any.
+    fn next_part(&mut self) {
+        if self.len > 0 {
+            self.push_str(", ");
         }
     }
 

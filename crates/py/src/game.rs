@@ -572,17 +572,7 @@ impl PyGame {
         music_type: Option<&Bound<'_, PyAny>>,
         format: &str,
     ) -> PyResult<Self> {
-        let zero = 0i32.into_pyobject(py)?.into_any();
-        let format = crate::options::parse_format(format)?;
-        let mut opts = crate::options::game_options(
-            &crate::options::start_level_of(level, format)?
-                .into_pyobject(py)?
-                .into_any(),
-            region,
-            game_type,
-            height.unwrap_or(&zero),
-        )?;
-        opts.format = format;
+        let mut opts = crate::options::game_options(level, region, game_type, height, format)?;
         opts.crash_mode = crate::options::parse_crash_mode(crash_mode)?;
         opts.music_type = crate::options::parse_music_type(py, music_type)?;
         let seed = seed_arg(seed)?;

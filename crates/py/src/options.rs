@@ -110,21 +110,27 @@ pub fn parse_music_type(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyRes
     Ok(music)
 }
 
-/// The options of a `Game` as Python passed them: level, region, game type, height.
+/// The options of a `Game` as Python passed them: level (`None`: the format's, else 0),
+/// region, game type, height (`None`: 0), format.
 pub fn game_options(
-    level: &Bound<'_, PyAny>,
+    level: Option<&Bound<'_, PyAny>>,
     region: &str,
     game_type: &str,
-    height: &Bound<'_, PyAny>,
+    height: Option<&Bound<'_, PyAny>>,
+    format: &str,
 ) -> PyResult<GameOptions> {
+    let format = parse_format(format)?;
     Ok(GameOptions {
         region: parse_region(region)?,
         game_type: parse_game_type(game_type)?,
-        level: int_in("level", level, 0, 255)? as u8,
-        height: int_in("height", height, 0, 5)? as u8,
+        level: start_level_of("level", level, format)?,
+        height: match height {
+            Some(h) if !h.is_none() => int_in("height", h, 0, 5)? as u8,
+            _ => 0,
+        },
         crash_mode: CrashMode::Cartridge,
         music_type: MUSIC_OFF,
-        format: Format::Cartridge,
+        format,
     })
 }
 
@@ -137,10 +143,11 @@ pub fn parse_format(text: &str) -> PyResult<Format> {
     })
 }
 
-/// The start level: as given, else the format's (18 for BetaTetris's), else 0.
-pub fn start_level_of(obj: Option<&Bound<'_, PyAny>>, format: Format) -> PyResult<u8> {
+/// The start level (the argument `name`): as given, else the format's (18 for
+/// BetaTetris's), else 0.
+pub fn start_level_of(name: &str, obj: Option<&Bound<'_, PyAny>>, format: Format) -> PyResult<u8> {
     match obj {
-        Some(o) if !o.is_none() => Ok(int_in("start_level", o, 0, 255)? as u8),
+        Some(o) if !o.is_none() => Ok(int_in(name, o, 0, 255)? as u8),
         _ => Ok(format.start_level().unwrap_or(0)),
     }
 }
@@ -197,7 +204,7 @@ impl Common<'_, '_> {
         let game = GameOptions {
             region: parse_region(self.region)?,
             game_type: parse_game_type(self.game_type)?,
-            level: start_level_of(self.start_level, format)?,
+            level: start_level_of("start_level", self.start_level, format)?,
             height: int("height", self.height, 5)?,
             crash_mode: parse_crash_mode(self.crash_mode)?,
             music_type: parse_music_type(py, self.music_type)?,

@@ -302,6 +302,25 @@ mod tests {
         assert!(matches!(bad.verify(), Err(VersusFileError::Mismatch(2))));
     }
 
+    /// `frames` frames of game 0 for both players, Down held 2 frames in every `period`
+    /// (player 2 a frame ahead), applied to `m`; the inputs as the file keeps them.
+    fn soft_drops(m: &mut Match, frames: u32, period: u32) -> [Vec<Input>; 2] {
+        let mut inputs = [Vec::new(), Vec::new()];
+        for f in 0..frames {
+            for (p, side) in inputs.iter_mut().enumerate() {
+                let buttons = if (f + p as u32) % period < 2 {
+                    Buttons::DOWN
+                } else {
+                    Buttons::NONE
+                };
+                let i = Input { buttons, game: 0 };
+                m.apply(p, i);
+                side.push(i);
+            }
+        }
+        inputs
+    }
+
     #[test]
     fn a_match_from_a_given_start_keeps_its_start() {
         // A seeded game some frames in, as a race against a replay starts.
@@ -312,22 +331,7 @@ mod tests {
         let mut m = Match::from_start(crate::tests::setup(), start.clone());
         assert_eq!(m.setup.best_of, 1);
         assert!(m.seeded());
-        let mut inputs = [Vec::new(), Vec::new()];
-        for f in 0..600u32 {
-            for (p, side) in inputs.iter_mut().enumerate() {
-                let b = if (f + p as u32) % 5 < 2 {
-                    Buttons::DOWN
-                } else {
-                    Buttons::NONE
-                };
-                let i = Input {
-                    buttons: b,
-                    game: 0,
-                };
-                m.apply(p, i);
-                side.push(i);
-            }
-        }
+        let inputs = soft_drops(&mut m, 600, 5);
         let r = VersusReplay::of(&m, inputs);
         let bytes = r.to_bytes();
         assert_eq!(bytes[9], 2);
@@ -356,19 +360,7 @@ mod tests {
             start.step(Buttons::NONE);
         }
         let mut m = Match::from_start(crate::tests::setup(), start);
-        let mut inputs = [Vec::new(), Vec::new()];
-        for f in 0..300u32 {
-            for (p, side) in inputs.iter_mut().enumerate() {
-                let buttons = if (f + p as u32) % 4 < 2 {
-                    Buttons::DOWN
-                } else {
-                    Buttons::NONE
-                };
-                let i = Input { buttons, game: 0 };
-                m.apply(p, i);
-                side.push(i);
-            }
-        }
+        let inputs = soft_drops(&mut m, 300, 4);
         let r = VersusReplay::of(&m, inputs);
         let bytes = r.to_bytes();
         let back = VersusReplay::from_bytes(&bytes).unwrap();
