@@ -262,7 +262,8 @@ impl Variant {
     #[inline]
     pub fn gravity(&self, region: crate::Region, level: u8, lines: [u8; 2]) -> (u8, bool) {
         let speed = region.gravity(level);
-        if self.caps == [None, None] {
+        // By pattern: the derived `==` on the caps is an out-of-line call on every frame.
+        if matches!(self.caps, [None, None]) {
             return (speed, false);
         }
         match self.gravity_rule(level, cap_lines(lines)) {

@@ -325,7 +325,8 @@ fn scripted(script: &[u8]) -> Audio {
 
 proptest! {
     /// The ordinary update takes short cuts; the probe walks every instruction. Both give
-    /// the same total, and the probe's boundaries are increasing instruction ends.
+    /// the same total and leave the same state, and the probe's boundaries are increasing
+    /// instruction ends.
     #[test]
     fn the_probe_agrees_with_the_update(script in proptest::collection::vec(any::<u8>(), 0..40)) {
         let a = scripted(&script);
@@ -333,6 +334,9 @@ proptest! {
         let u = b.update(None);
         let p = a.probe(None, 0);
         prop_assert_eq!(p.update, u);
+        let mut walked = a.clone();
+        prop_assert_eq!(walked.update_walked(None), u);
+        prop_assert_eq!(&walked, &b);
         let mut at = 0;
         while let Some(end) = a.probe(None, at).boundary {
             prop_assert!(end >= at && end <= u.cycles);

@@ -7,9 +7,11 @@
 //! ```
 //!
 //! `--steps N` runs a fixed number of placement steps instead of a time budget: a steady
-//! workload for `valgrind --tool=callgrind` (instructions per placement step).
+//! workload for `valgrind --tool=callgrind` (instructions per placement step). `--crash off`
+//! plays without the lag and crash model (no CPU cycles counted), to show what counting costs.
 
 use nestris_ai::MoveGen;
+use nestris_core::CrashMode;
 use nestris_env::placement::{
     ChoiceRows, PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS,
 };
@@ -20,6 +22,7 @@ const GAMES: usize = 64;
 
 fn main() {
     let (mut level, mut seconds, mut steps) = (18u8, 3.0f64, 0u64);
+    let mut crash_mode = CrashMode::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_else(|| panic!("{a} needs a value"));
@@ -27,12 +30,20 @@ fn main() {
             "--level" => level = v.parse().expect("a level"),
             "--seconds" => seconds = v.parse().expect("seconds"),
             "--steps" => steps = v.parse().expect("a count"),
+            "--crash" => {
+                crash_mode = match v.as_str() {
+                    "off" => CrashMode::Off,
+                    "cartridge" => CrashMode::Cartridge,
+                    _ => panic!("--crash takes off or cartridge"),
+                }
+            }
             _ => panic!("unknown argument {a}"),
         }
     }
     let cfg = PlacementConfig {
         game: GameOptions {
             level,
+            crash_mode,
             ..GameOptions::default()
         },
         ..PlacementConfig::default()

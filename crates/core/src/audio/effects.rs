@@ -95,6 +95,11 @@ const DISPATCH: [Routine; 33] = [
 /// Cycles of the four slot updates when none has anything to do.
 const IDLE_SLOTS: u32 = 41 + 38 + 41 + 47;
 
+/// Cycles of the whole update when nothing plays and nothing is asked for: the entry and
+/// the pause test (17), the flags cleared (10), the idle slots, `jsr updateMusic` and its
+/// way out with no track (6 + 27), the closing loop with its setup (4 + 59) and the `rts`.
+const QUIET_UPDATE: u32 = 17 + 10 + IDLE_SLOTS + 6 + 27 + 4 + 59 + 6;
+
 /// Low bytes of the tables' addresses ($E0xx), as the slot updates load them.
 const SLOT0_INIT: u8 = 0x09;
 const SLOT0_PLAYING: u8 = 0x0F;
@@ -171,6 +176,20 @@ impl<K: Clock> Cpu<'_, K> {
     /// `updateAudio_jmp`: the whole call.
     #[inline(always)]
     pub(super) fn update_audio(&mut self) {
+        let s = &mut *self.s;
+        if !K::DETAIL
+            && s.music_staging_noise_hi != 5
+            && s.sound_effect_slot_init == [0; 4]
+            && s.sound_effect_slot_playing == [0; 5]
+            && s.music_track == 0
+            && s.currently_playing_music_track == 0
+        {
+            // The frame of a silent game (music off, no effect): the same steps as below,
+            // all of whose tests are known.
+            s.audio_initialized = 0;
+            s.music_pause_sound_effect_counter = 0;
+            return self.k.lump(QUIET_UPDATE);
+        }
         // jmp updateAudio; lda #$C0; sta JOY2_APUFC; lda musicStagingNoiseHi; cmp #$05
         self.k.run(&[3, 2, 4, 4, 2]);
         let paused = self.s.music_staging_noise_hi == 5;

@@ -341,6 +341,24 @@ impl Audio {
         }
     }
 
+    /// [`Audio::update`] walked instruction by instruction, as [`Audio::probe`] walks it,
+    /// without the short cuts: for the tests that check the short cuts change the state
+    /// as the long way does.
+    #[doc(hidden)]
+    pub fn update_walked(&mut self, music: Option<&MusicData>) -> Update {
+        let mut cpu = Cpu {
+            s: self,
+            rom: music,
+            k: clock::Probe::new(u32::MAX),
+            exact: true,
+        };
+        cpu.update_audio();
+        Update {
+            cycles: cpu.k.now,
+            exact: cpu.exact,
+        }
+    }
+
     /// Asks for a sound effect: writes its request byte, as the game does.
     #[inline]
     pub fn play(&mut self, effect: SoundEffect) {
