@@ -55,7 +55,9 @@ Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
 * ``crash_mode`` (``"cartridge"``): what happens where the cartridge would crash (a score
   frame at level ~155 and up running into the jump-table dispatch): ``"cartridge"`` ends
   the episode (the console halts), ``"show"`` plays on, ``"topout"`` ends it as a top-out,
-  ``"off"`` models no lag frames or crashes. ``info["lag"]`` counts the step's lag frames,
+  ``"off"`` models no lag frames or crashes (and counts no CPU cycles: a placement step
+  at level 18 runs about 1.7x fewer instructions, see ``docs/PERFORMANCE.md``).
+  ``info["lag"]`` counts the step's lag frames,
   ``info["crashed"]`` says whether the game has crashed.
 * ``music_type`` (3): the music, 0-2, or 3 for none. The lag frames and crashes depend on
   the sound engine's cycles, which with music on need the cartridge's music scripts (a
