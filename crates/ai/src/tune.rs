@@ -11,6 +11,13 @@
 //! Games run in parallel like the benchmark's, and everything is deterministic for a
 //! given [`TuneConfig`], whatever the number of threads.
 //!
+//! One [`Bracket`] of a [`WeightSet`] is tuned at a time ([`TuneConfig::bracket`]), the
+//! others kept as [`TuneConfig::initial`] has them; with [`TuneConfig::start_level`] at
+//! the bracket's first level the games are played where it applies. In a format that
+//! deals TetrisGYM seeds the games are dealt by seeds of BetaTetris's draw that come
+//! after the first [`TuneConfig::held_out`], so that a benchmark of up to that many games
+//! judges the result on games it was not tuned on.
+//!
 //! ```no_run
 //! use nestris_ai::player::Limits;
 //! use nestris_ai::tune::{tune, TuneConfig};
@@ -29,8 +36,9 @@
 
 use crate::benchmark::BenchConfig;
 use crate::benchmark::SeedList;
-use crate::eval::Weights;
-use crate::player::{play, GameResult, Limits};
+use crate::eval::{Bracket, WeightSet, Weights};
+use crate::format::{betatetris_seeds, Format};
+use crate::player::{play_from, GameResult, Limits};
 use crate::search::SearchOptions;
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +85,16 @@ pub struct TuneConfig {
     pub taps: Option<crate::TapPattern>,
     /// Frames without input after each spawn.
     pub reaction: u8,
+    /// The community's reaction model ([`BenchConfig::adjust_after`]).
+    pub adjust_after: Option<u8>,
+    /// The format of play ([`BenchConfig::format`]); a game started past the format's
+    /// start level has the lines the format's game has there ([`Format::lines_at`]).
+    pub format: Format,
+    /// In a format dealt by TetrisGYM seeds: the games use BetaTetris's seeds after this
+    /// many (the benchmark's games are its first ones, so they are not tuned on).
+    pub held_out: usize,
+    /// The bracket whose weights are tuned; the others stay as in `initial`.
+    pub bracket: Bracket,
     /// The seeds.
     pub seeds: SeedList,
     /// Worker threads; 0 uses every core.
@@ -85,8 +103,8 @@ pub struct TuneConfig {
     pub limits: Limits,
     /// What is maximised.
     pub objective: Objective,
-    /// The mean of the first iteration.
-    pub initial: Weights,
+    /// The weights: the tuned bracket's set is the mean of the first iteration.
+    pub initial: WeightSet,
     /// The first spread of each weight, as a fraction of its size.
     pub spread: f32,
     /// The least spread of each weight, and the noise added to it every iteration.
@@ -110,6 +128,10 @@ impl Default for TuneConfig {
             tap_hz: 30,
             taps: None,
             reaction: 0,
+            adjust_after: None,
+            format: Format::Cartridge,
+            held_out: 1000,
+            bracket: Bracket::Base,
             seeds: SeedList::standard(),
             threads: 0,
             limits: Limits {
@@ -117,7 +139,7 @@ impl Default for TuneConfig {
                 ..Limits::default()
             },
             objective: Objective::UncappedScore,
-            initial: Weights::default(),
+            initial: WeightSet::default(),
             spread: 0.3,
             min_spread: 0.05,
             rng_seed: 1,
@@ -171,14 +193,18 @@ impl Rng {
     }
 }
 
-/// Runs the cross-entropy method. `progress` gets the number of games played so far
-/// (over all iterations) after each game. Returns the best weights found and the
-/// history of the iterations.
+/// Runs the cross-entropy method on [`TuneConfig::bracket`]. `progress` gets the number
+/// of games played so far (over all iterations) after each game. Returns the best set
+/// found (`initial` with the best candidate in the tuned bracket) and the history of the
+/// iterations (the tuned bracket's weights).
 ///
 /// # Panics
 ///
 /// If `config.games` is more than the seed list holds.
-pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights, Vec<Generation>) {
+pub fn tune(
+    config: &TuneConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (WeightSet, Vec<Generation>) {
     assert!(
         config.games <= config.seeds.len(),
         "{} games asked for, {} seeds in the list",
@@ -191,7 +217,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         tap_hz: config.tap_hz,
         taps: config.taps,
         reaction: config.reaction,
-        adjust_after: None,
+        adjust_after: config.adjust_after,
         games: config.games,
         uncapped: false,
         seeds: config.seeds.first(config.games),
@@ -204,12 +230,24 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         crash_mode: nestris_core::CrashMode::Cartridge,
         music_type: 3,
         cartridge: None,
-        format: crate::format::Format::Cartridge,
+        format: config.format,
+    };
+    // The Gym seeds after the held-out ones, where the format deals them.
+    let gym_seeds = match config.format {
+        Format::Cartridge => None,
+        Format::Betatetris => {
+            Some(betatetris_seeds(config.held_out + config.games, 0)[config.held_out..].to_vec())
+        }
+    };
+    let with = |c: &[f32; N]| {
+        let mut set = config.initial;
+        set.set(config.bracket, Weights::from_array(*c));
+        set
     };
     let population = config.population.max(2);
     let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
     let mut rng = Rng(config.rng_seed);
-    let mut mean = config.initial.to_array();
+    let mut mean = config.initial.get(config.bracket).to_array();
     let mut sigma = mean.map(|w| (w.abs() * config.spread).max(config.min_spread));
     let mut best = (f64::NEG_INFINITY, config.initial);
     let mut history = Vec::new();
@@ -231,9 +269,11 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             || bench.ai(),
             |ai, job| {
                 let (c, g) = (job / games, job % games);
-                ai.search_mut().weights = Weights::from_array(candidates[c]);
-                let setup = bench.setup(&bench.seeds.0[g]);
-                config.objective.of(&play(setup, ai, &config.limits, false))
+                ai.search_mut().weights = with(&candidates[c]);
+                let game = bench.game_of(&bench.seeds.0[g], gym_seeds.as_ref().map(|s| s[g]));
+                config
+                    .objective
+                    .of(&play_from(game, ai, &config.limits, false))
             },
             &|done| progress(done_before + done),
         );
@@ -251,7 +291,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             .collect();
         let (top, top_c) = fitness[0];
         if top > best.0 {
-            best = (top, Weights::from_array(candidates[top_c]));
+            best = (top, with(&candidates[top_c]));
         }
         history.push(Generation {
             iteration,
@@ -307,8 +347,34 @@ mod tests {
         }
         // The first mean is the starting point; the best is at least as good as it.
         assert_eq!(h1[0].mean, Weights::default());
+        assert_eq!(w1.brackets, [None; 3], "the base set tuned");
         assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
         assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn a_bracket_is_tuned_alone_where_it_applies() {
+        let config = TuneConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 39,
+            bracket: Bracket::DoubleKillscreen,
+            limits: Limits::frames(400),
+            ..tiny(2)
+        };
+        let (set, history) = tune(&config, &|_| {});
+        assert_eq!(set.base, Weights::default(), "the base set is kept");
+        assert_eq!(set.brackets[..2], [None, None]);
+        assert!(set.brackets[2].is_some());
+        // The games are played under the double killscreen: the candidates differ there.
+        assert!(history[0].best_fitness >= history[0].mean_fitness);
+        let bench = BenchConfig {
+            format: Format::Betatetris,
+            start_level: 39,
+            ..BenchConfig::default()
+        };
+        let g = bench.game_of(&SeedList::standard().0[0], Some(0x123456));
+        assert_eq!((g.state().level, g.state().lines), (39, [0x30, 0x03]));
     }
 
     #[test]
