@@ -741,7 +741,10 @@ mod tests {
         assert_eq!(set, WeightSet::from(Weights::from_toml(text).unwrap()));
         let json = serde_json::to_string(&Weights::default()).unwrap();
         assert_eq!(WeightSet::from_json(&json).unwrap(), WeightSet::default());
-        // The built-in set of the betatetris format loads.
-        let _ = WeightSet::betatetris();
+        // The built-in set of the betatetris format: the default base set, and a set of its
+        // own under the double killscreen.
+        let beta = WeightSet::betatetris();
+        assert_eq!(beta.base, Weights::default());
+        assert!(beta.brackets[2].is_some_and(|w| w != Weights::default()));
     }
 }

@@ -38,8 +38,9 @@ use crate::benchmark::BenchConfig;
 use crate::benchmark::SeedList;
 use crate::eval::{Bracket, WeightSet, Weights};
 use crate::format::{betatetris_seeds, Format};
-use crate::player::{play_from, GameResult, Limits};
+use crate::player::{play_from, End, GameResult, Limits};
 use crate::search::SearchOptions;
+use nestris_core::Game;
 use serde::{Deserialize, Serialize};
 
 /// What a candidate is scored on: the mean over its games of this quantity.
@@ -95,6 +96,12 @@ pub struct TuneConfig {
     pub held_out: usize,
     /// The bracket whose weights are tuned; the others stay as in `initial`.
     pub bracket: Bracket,
+    /// In a format with a start level of its own, below `start_level`: start each game
+    /// where the format's game reaches `start_level` when played from the format's start
+    /// with `initial` (so the bracket is tuned on the fields it really meets, not on an
+    /// empty one); seeds whose game tops out before are skipped, and the games are the
+    /// first `games` that get there, of up to twice as many seeds.
+    pub warm_start: bool,
     /// The seeds.
     pub seeds: SeedList,
     /// Worker threads; 0 uses every core.
@@ -132,6 +139,7 @@ impl Default for TuneConfig {
             format: Format::Cartridge,
             held_out: 1000,
             bracket: Bracket::Base,
+            warm_start: false,
             seeds: SeedList::standard(),
             threads: 0,
             limits: Limits {
@@ -220,7 +228,7 @@ pub fn tune(
         adjust_after: config.adjust_after,
         games: config.games,
         uncapped: false,
-        seeds: config.seeds.first(config.games),
+        seeds: config.seeds.first(config.games * 2),
         threads: config.threads,
         weights: config.initial,
         search: config.search,
@@ -235,10 +243,12 @@ pub fn tune(
     // The Gym seeds after the held-out ones, where the format deals them.
     let gym_seeds = match config.format {
         Format::Cartridge => None,
-        Format::Betatetris => {
-            Some(betatetris_seeds(config.held_out + config.games, 0)[config.held_out..].to_vec())
-        }
+        Format::Betatetris => Some(
+            betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
+        ),
     };
+    let starts = start_games(config, &bench, gym_seeds.as_deref());
+    let games = starts.len();
     let with = |c: &[f32; N]| {
         let mut set = config.initial;
         set.set(config.bracket, Weights::from_array(*c));
@@ -251,7 +261,6 @@ pub fn tune(
     let mut sigma = mean.map(|w| (w.abs() * config.spread).max(config.min_spread));
     let mut best = (f64::NEG_INFINITY, config.initial);
     let mut history = Vec::new();
-    let games = config.games;
     for iteration in 0..config.iterations {
         let candidates: Vec<[f32; N]> = (0..population)
             .map(|c| {
@@ -270,7 +279,7 @@ pub fn tune(
             |ai, job| {
                 let (c, g) = (job / games, job % games);
                 ai.search_mut().weights = with(&candidates[c]);
-                let game = bench.game_of(&bench.seeds.0[g], gym_seeds.as_ref().map(|s| s[g]));
+                let game = starts[g].clone();
                 config
                     .objective
                     .of(&play_from(game, ai, &config.limits, false))
@@ -311,6 +320,45 @@ pub fn tune(
         }
     }
     (best.1, history)
+}
+
+/// The games the candidates play: from the setups, or warm-started (see
+/// [`TuneConfig::warm_start`]).
+fn start_games(config: &TuneConfig, bench: &BenchConfig, gym_seeds: Option<&[u32]>) -> Vec<Game> {
+    let from = config
+        .format
+        .start_level()
+        .filter(|&l| l < config.start_level);
+    let (Some(from), true) = (from, config.warm_start) else {
+        return (0..config.games)
+            .map(|g| bench.game_of(&bench.seeds.0[g], gym_seeds.map(|s| s[g])))
+            .collect();
+    };
+    let lines = config.format.lines_at(config.start_level).unwrap_or(0) as u32;
+    let prefix = BenchConfig {
+        start_level: from,
+        ..bench.clone()
+    };
+    let limits = Limits {
+        max_lines: lines,
+        ..Limits::default()
+    };
+    let tries = (2 * config.games).min(gym_seeds.map_or(bench.seeds.len(), |s| s.len()));
+    let played = nestris_sim::pool::map(
+        tries,
+        config.threads,
+        || prefix.ai(),
+        |ai, g| {
+            let game = prefix.game_of(
+                &bench.seeds.0[g % bench.seeds.len()],
+                gym_seeds.map(|s| s[g]),
+            );
+            let r = play_from(game, ai, &limits, false);
+            (r.lines >= lines && r.end != End::TopOut).then_some(r.game)
+        },
+        &|_| {},
+    );
+    played.into_iter().flatten().take(config.games).collect()
 }
 
 #[cfg(test)]
@@ -375,6 +423,54 @@ mod tests {
         };
         let g = bench.game_of(&SeedList::standard().0[0], Some(0x123456));
         assert_eq!((g.state().level, g.state().lines), (39, [0x30, 0x03]));
+    }
+
+    #[test]
+    fn a_warm_start_begins_where_the_format_s_game_gets_to() {
+        let config = TuneConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 19,
+            warm_start: true,
+            games: 2,
+            threads: 2,
+            search: SearchOptions {
+                beam: 6,
+                third: 0,
+                ..SearchOptions::default()
+            },
+            ..TuneConfig::default()
+        };
+        let bench = BenchConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 19,
+            search: config.search,
+            ..BenchConfig::default()
+        };
+        let gym = betatetris_seeds(1004, 0)[1000..].to_vec();
+        let starts = start_games(&config, &bench, Some(&gym));
+        assert_eq!(starts.len(), 2);
+        for g in &starts {
+            let s = g.state();
+            assert!(s.level == 19 && nestris_core::bcd::lines_value(s.lines) >= 130);
+            // Not an empty field: the game played there.
+            assert!(s
+                .playfield
+                .0
+                .iter()
+                .any(|&c| c != nestris_core::tables::TILE_EMPTY));
+        }
+        // Cold, the games start at the level with the format's lines and nothing else.
+        let cold = start_games(
+            &TuneConfig {
+                warm_start: false,
+                ..config
+            },
+            &bench,
+            Some(&gym),
+        );
+        assert_eq!(cold[0].state().lines, [0x30, 0x01]);
     }
 
     #[test]

@@ -160,6 +160,11 @@ struct TuneArgs {
     /// in the cartridge format, the level-29 transition from 18, else 0).
     #[arg(long, value_name = "N")]
     max_lines: Option<u32>,
+    /// Start each game where the format's game, played from its start level with
+    /// --weights, reaches --start-level (the fields the bracket really meets), instead
+    /// of on an empty field there; seeds whose game tops out before are skipped.
+    #[arg(long)]
+    warm_start: bool,
     /// In the betatetris format, the games use BetaTetris's seeds after this many (the
     /// first ones are the benchmark's, held out for judging).
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -420,6 +425,7 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         format: args.style.format,
         held_out: args.held_out,
         bracket: args.bracket,
+        warm_start: args.warm_start,
         rng_seed: args.rng_seed,
         spread: args.spread,
         threads: threads(&args.style),
