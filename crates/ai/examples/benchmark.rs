@@ -10,7 +10,7 @@
 //! whole report.
 
 use nestris_ai::benchmark::{run, BenchConfig};
-use nestris_ai::Weights;
+use nestris_ai::WeightSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn main() {
@@ -31,7 +31,9 @@ fn main() {
             "--no-level-wrap-stop" => config.limits.level_wrap = false,
             "--third" => config.search.third = val().parse().expect("a pair count"),
             "--beam" => config.search.beam = val().parse().expect("a beam width"),
-            "--weights" => config.weights = Weights::load(val()).unwrap_or_else(|e| panic!("{e}")),
+            "--weights" => {
+                config.weights = WeightSet::load(val()).unwrap_or_else(|e| panic!("{e}"))
+            }
             "--uncapped" => config.uncapped = true,
             "--json" => json = Some(val()),
             "--games-list" => list = true,

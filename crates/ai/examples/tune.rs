@@ -8,7 +8,7 @@
 //! ```
 
 use nestris_ai::tune::{tune, Objective, TuneConfig};
-use nestris_ai::Weights;
+use nestris_ai::WeightSet;
 use std::time::Instant;
 
 fn main() {
@@ -43,7 +43,7 @@ fn main() {
                     o => panic!("unknown objective {o}"),
                 }
             }
-            "--from" => config.initial = Weights::load(val()).unwrap_or_else(|e| panic!("{e}")),
+            "--from" => config.initial = WeightSet::load(val()).unwrap_or_else(|e| panic!("{e}")),
             "--out" => out = Some(val()),
             "--history" => history_path = Some(val()),
             _ => panic!("unknown argument {a}"),

@@ -21,12 +21,12 @@
 //! assert_eq!(report.results.len(), 2);
 //! ```
 
-use crate::eval::Weights;
+use crate::eval::WeightSet;
 use crate::format::{betatetris_seeds, Format, FormatTable};
 use crate::inputs::{InputModel, TapPattern};
-use crate::player::{play, Ai, End, GameResult, Limits};
+use crate::player::{play_from, Ai, End, GameResult, Limits};
 use crate::search::SearchOptions;
-use nestris_core::{Cartridge, CrashMode, GameSetup, GymSeed, SeedRule, Variant};
+use nestris_core::{Cartridge, CrashMode, Game, GameSetup, GymSeed, SeedRule, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Instant;
@@ -165,8 +165,8 @@ pub struct BenchConfig {
     pub seeds: SeedList,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
-    /// The evaluation.
-    pub weights: Weights,
+    /// The evaluation (a set per bracket of the game).
+    pub weights: WeightSet,
     /// Search settings.
     pub search: SearchOptions,
     /// When a game stops if it has not topped out.
@@ -203,7 +203,7 @@ impl Default for BenchConfig {
             uncapped: false,
             seeds: SeedList::standard(),
             threads: 0,
-            weights: Weights::default(),
+            weights: WeightSet::default(),
             search: SearchOptions::default(),
             limits: Limits::default(),
             crash_mode: CrashMode::Cartridge,
@@ -289,6 +289,22 @@ impl BenchConfig {
                 Variant::betatetris(gym_seed.and_then(|g| GymSeed::new(g, SeedRule::V5)));
         }
         setup
+    }
+
+    /// The game `i` starts as: [`BenchConfig::setup_of`], and in a format whose games
+    /// start at another level, with the lines the format's game has at the start level
+    /// ([`Format::lines_at`]), so that its level-ups and caps come where they would.
+    pub fn game_of(&self, seed: &Seed, gym_seed: Option<u32>) -> Game {
+        let game = Game::new(self.setup_of(seed, gym_seed));
+        let Some(lines) = self.format.lines_at(self.start_level) else {
+            return game;
+        };
+        let mut s = game.snapshot();
+        s.lines = [
+            nestris_core::bcd::to_bcd((lines % 100) as u8),
+            nestris_core::bcd::to_bcd((lines / 100) as u8),
+        ];
+        Game::from_snapshot(s).unwrap_or(game)
     }
 
     /// True when the report's headline score is the one without the cap: asked for, or
@@ -643,7 +659,7 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
             // unread, takes the list's seeds round.
             let seed = config.seeds.0[i % config.seeds.len()];
             let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
-            let r = play(config.setup_of(&seed, gym_seed), ai, &config.limits, false);
+            let r = play_from(config.game_of(&seed, gym_seed), ai, &config.limits, false);
             GameRecord::new(seed, gym_seed, &r)
         },
         progress,

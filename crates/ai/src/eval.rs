@@ -4,6 +4,11 @@
 //! heights) plus what NES play at 18-29 needs: a clean well in the right column that
 //! holds four ready rows for a tetris, and how high each column may be before a piece
 //! tapped at the player's rate can no longer pass over it at the current gravity.
+//!
+//! One linear set ([`Weights`]) does not suit every speed: what pays before level 19
+//! (stacking for tetrises) kills at two rows a frame. A [`WeightSet`] holds a set per
+//! [`Bracket`] of the game (before 19, 19-28, 29 up to the double killscreen, the double
+//! killscreen itself), and the search takes the set of the position it searches from.
 
 use crate::board::{Board, COLS, TOP};
 use crate::inputs::InputModel;
@@ -177,6 +182,215 @@ impl Weights {
     /// Writes the weights as TOML.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("weights are plain numbers")
+    }
+}
+
+/// A part of the game that may have weights of its own in a [`WeightSet`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bracket {
+    /// Before level 19 (the base set).
+    Base,
+    /// Levels 19-28 (gravity 2 frames a row).
+    Level19,
+    /// Level 29 on (a row a frame), until the double killscreen.
+    Level29,
+    /// Gravity two rows a frame (a variant's double killscreen, wherever its rule puts it).
+    DoubleKillscreen,
+}
+
+impl Bracket {
+    /// Every bracket, in the order of the game.
+    pub const ALL: [Bracket; 4] = [
+        Bracket::Base,
+        Bracket::Level19,
+        Bracket::Level29,
+        Bracket::DoubleKillscreen,
+    ];
+
+    /// The bracket of a position at `level` whose pieces fall two rows a frame if
+    /// `double` (the gravity decides over the level, so the variant's rule places it).
+    pub fn of(level: u8, double: bool) -> Bracket {
+        match level {
+            _ if double => Bracket::DoubleKillscreen,
+            29.. => Bracket::Level29,
+            19.. => Bracket::Level19,
+            _ => Bracket::Base,
+        }
+    }
+
+    /// The bracket's name: its table's name in a weights file (`base` for the top level).
+    pub fn name(self) -> &'static str {
+        match self {
+            Bracket::Base => "base",
+            Bracket::Level19 => "level19",
+            Bracket::Level29 => "level29",
+            Bracket::DoubleKillscreen => "double_killscreen",
+        }
+    }
+
+    /// The bracket named `name` ([`Bracket::name`]).
+    pub fn from_name(name: &str) -> Option<Bracket> {
+        Bracket::ALL.into_iter().find(|b| b.name() == name)
+    }
+}
+
+/// Weights per [`Bracket`]: the base set, and for each other bracket its own set if it
+/// has one (else the base set's).
+///
+/// A weights file holds it as the base set at the top level, as old files do (which
+/// therefore load as a set without brackets), and a table per bracket that has its own
+/// set, named as [`Bracket::name`] says (`[level19]`, `[level29]`,
+/// `[double_killscreen]`). A bracket's table gives the fields that differ from the base
+/// set: a field it leaves out keeps the base set's value. Written out, a bracket's table
+/// lists every field.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct WeightSet {
+    /// The base set (before level 19, and any bracket without a set of its own).
+    pub base: Weights,
+    /// The sets of [`Bracket::Level19`], [`Bracket::Level29`] and
+    /// [`Bracket::DoubleKillscreen`], in that order, where given.
+    pub brackets: [Option<Weights>; 3],
+}
+
+impl From<Weights> for WeightSet {
+    /// The set with `base` everywhere.
+    fn from(base: Weights) -> WeightSet {
+        WeightSet {
+            base,
+            brackets: [None; 3],
+        }
+    }
+}
+
+/// A weights file as read: the base set's fields, and each bracket's table of overrides.
+#[derive(Deserialize)]
+struct FileSet {
+    #[serde(flatten)]
+    base: Weights,
+    #[serde(default)]
+    level19: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default)]
+    level29: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default)]
+    double_killscreen: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// A weights file as written: the base set, then every bracket that has a set.
+#[derive(Serialize)]
+struct FileSetOut<'a> {
+    #[serde(flatten)]
+    base: &'a Weights,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level19: Option<&'a Weights>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level29: Option<&'a Weights>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    double_killscreen: Option<&'a Weights>,
+}
+
+impl WeightSet {
+    /// The built-in set of BetaTetris's format (`weights/betatetris.toml`: how it was made
+    /// is in its header).
+    pub fn betatetris() -> WeightSet {
+        WeightSet::from_toml(include_str!("../weights/betatetris.toml"))
+            .expect("the built-in betatetris weights parse")
+    }
+
+    /// The set a position in `bracket` is evaluated with.
+    #[inline]
+    pub fn get(&self, bracket: Bracket) -> &Weights {
+        match bracket {
+            Bracket::Base => &self.base,
+            b => self.brackets[b as usize - 1].as_ref().unwrap_or(&self.base),
+        }
+    }
+
+    /// Gives `bracket` the set `w` (the base set for [`Bracket::Base`]).
+    pub fn set(&mut self, bracket: Bracket, w: Weights) {
+        match bracket {
+            Bracket::Base => self.base = w,
+            b => self.brackets[b as usize - 1] = Some(w),
+        }
+    }
+
+    /// Reads a set from a `.json` file, or TOML for any other name (see [`WeightSet`]).
+    pub fn load(path: impl AsRef<Path>) -> Result<WeightSet, WeightsError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(WeightsError::Io)?;
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        {
+            WeightSet::from_json(&text)
+        } else {
+            WeightSet::from_toml(&text)
+        }
+    }
+
+    /// Parses TOML text.
+    pub fn from_toml(text: &str) -> Result<WeightSet, WeightsError> {
+        WeightSet::from_file(toml::from_str(text).map_err(WeightsError::Toml)?)
+    }
+
+    /// Parses JSON text.
+    pub fn from_json(text: &str) -> Result<WeightSet, WeightsError> {
+        WeightSet::from_file(serde_json::from_str(text).map_err(WeightsError::Json)?)
+    }
+
+    fn from_file(file: FileSet) -> Result<WeightSet, WeightsError> {
+        let base = file.base;
+        // A bracket's table overrides the base set's fields.
+        let over = |table: Option<serde_json::Map<String, serde_json::Value>>| {
+            table
+                .map(|t| {
+                    let mut v = serde_json::to_value(base).map_err(WeightsError::Json)?;
+                    if let Some(fields) = v.as_object_mut() {
+                        fields.extend(t);
+                    }
+                    serde_json::from_value(v).map_err(WeightsError::Json)
+                })
+                .transpose()
+        };
+        Ok(WeightSet {
+            base,
+            brackets: [
+                over(file.level19)?,
+                over(file.level29)?,
+                over(file.double_killscreen)?,
+            ],
+        })
+    }
+
+    fn file(&self) -> FileSetOut<'_> {
+        FileSetOut {
+            base: &self.base,
+            level19: self.brackets[0].as_ref(),
+            level29: self.brackets[1].as_ref(),
+            double_killscreen: self.brackets[2].as_ref(),
+        }
+    }
+
+    /// Writes the set as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(&self.file()).expect("weights are plain numbers")
+    }
+
+    /// Writes the set as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.file()).expect("weights are plain numbers")
+    }
+}
+
+impl Serialize for WeightSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.file().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for WeightSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightSet, D::Error> {
+        WeightSet::from_file(FileSet::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -467,5 +681,70 @@ mod tests {
         let clean = Board::from_text(&["#########.", "#########."]);
         let holed = Board::from_text(&["#########.", "####.####."]);
         assert!(evaluate(&clean, &ctx(), &w) > evaluate(&holed, &ctx(), &w));
+    }
+
+    #[test]
+    fn a_set_with_brackets_parses_and_round_trips() {
+        let text = "holes = -5.0\ntetris = 20.0\n\n[double_killscreen]\ntetris = 3.0\n\n[level29]\nburn = -1.0\n";
+        let set = WeightSet::from_toml(text).unwrap();
+        assert_eq!(set.base.holes, -5.0);
+        assert_eq!(set.base.burn, Weights::default().burn);
+        assert_eq!(set.brackets[0], None, "no [level19] table");
+        let ks2 = set.get(Bracket::DoubleKillscreen);
+        // The table's field, and the base set's for the others.
+        assert_eq!((ks2.tetris, ks2.holes), (3.0, -5.0));
+        let l29 = set.get(Bracket::Level29);
+        assert_eq!((l29.burn, l29.tetris), (-1.0, 20.0));
+        assert_eq!(set.get(Bracket::Level19), &set.base);
+        assert_eq!(WeightSet::from_toml(&set.to_toml()).unwrap(), set);
+        assert_eq!(WeightSet::from_json(&set.to_json()).unwrap(), set);
+        assert!(set.to_toml().contains("[double_killscreen]"));
+        assert!(!set.to_toml().contains("[level19]"));
+        // A bad value in a bracket is an error, not a default.
+        assert!(WeightSet::from_toml("[level19]\nholes = \"x\"\n").is_err());
+    }
+
+    #[test]
+    fn the_bracket_follows_level_and_gravity() {
+        assert_eq!(Bracket::of(18, false), Bracket::Base);
+        assert_eq!(Bracket::of(19, false), Bracket::Level19);
+        assert_eq!(Bracket::of(28, false), Bracket::Level19);
+        assert_eq!(Bracket::of(29, false), Bracket::Level29);
+        assert_eq!(
+            Bracket::of(39, false),
+            Bracket::Level29,
+            "no variant's rule"
+        );
+        assert_eq!(Bracket::of(39, true), Bracket::DoubleKillscreen);
+        assert_eq!(
+            Bracket::of(18, true),
+            Bracket::DoubleKillscreen,
+            "gravity decides"
+        );
+        for b in Bracket::ALL {
+            assert_eq!(Bracket::from_name(b.name()), Some(b));
+        }
+        let mut set = WeightSet::default();
+        let w = Weights {
+            tetris: 1.0,
+            ..Weights::default()
+        };
+        set.set(Bracket::DoubleKillscreen, w);
+        assert_eq!(set.get(Bracket::DoubleKillscreen).tetris, 1.0);
+        assert_eq!(set.get(Bracket::Level29), &Weights::default());
+    }
+
+    #[test]
+    fn old_files_load_as_sets_without_brackets() {
+        let text = include_str!("../weights/hz15.toml");
+        let set = WeightSet::from_toml(text).unwrap();
+        assert_eq!(set, WeightSet::from(Weights::from_toml(text).unwrap()));
+        let json = serde_json::to_string(&Weights::default()).unwrap();
+        assert_eq!(WeightSet::from_json(&json).unwrap(), WeightSet::default());
+        // The built-in set of the betatetris format: the default base set, and a set of its
+        // own under the double killscreen.
+        let beta = WeightSet::betatetris();
+        assert_eq!(beta.base, Weights::default());
+        assert!(beta.brackets[2].is_some_and(|w| w != Weights::default()));
     }
 }

@@ -44,6 +44,19 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// The lines a game of the format has when it reaches `level`, for a game started
+    /// there to play on as the format's own would (its level-ups and caps at the same
+    /// line counts): BetaTetris's game starts at level 18 and reaches level `L` > 18 at
+    /// 130 + 10 (L - 19) lines (so double killscreen at 330 and the halt at 430); `None`
+    /// where a game starts with none.
+    pub fn lines_at(self, level: u8) -> Option<u16> {
+        let start = self.start_level()?;
+        (level > start).then(|| {
+            let first = nestris_core::trainer::first_level_up(start);
+            (first + 10 * (level - start - 1) as u16).min(999)
+        })
+    }
+
     /// The start level the format plays from, if it sets one.
     pub fn start_level(self) -> Option<u8> {
         match self {
@@ -302,6 +315,17 @@ fn group(x: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_game_started_later_has_the_format_s_lines() {
+        let f = Format::Betatetris;
+        assert_eq!(f.lines_at(18), None);
+        assert_eq!(f.lines_at(19), Some(130));
+        assert_eq!(f.lines_at(29), Some(230));
+        assert_eq!(f.lines_at(39), Some(330));
+        assert_eq!(Format::Cartridge.lines_at(39), None);
+    }
+
     use super::*;
 
     /// `python3 -c "import random; random.seed(0); s = random.sample(range(512, 2**24),

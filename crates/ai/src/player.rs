@@ -1,6 +1,6 @@
 //! The player: plans each piece on the real game and drives whole games frame by frame.
 
-use crate::eval::Weights;
+use crate::eval::WeightSet;
 use crate::inputs::InputModel;
 use crate::search::{Plan, Search};
 use nestris_core::PlayState;
@@ -20,7 +20,7 @@ pub struct Ai {
 
 impl Ai {
     /// A player evaluating with `weights` whose hands follow `model`.
-    pub fn new(weights: Weights, model: InputModel) -> Ai {
+    pub fn new(weights: impl Into<WeightSet>, model: InputModel) -> Ai {
         Ai {
             search: Search::new(weights, model),
             adjust_after: None,

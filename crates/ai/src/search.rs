@@ -27,7 +27,7 @@
 //! into them.
 
 use crate::board::Board;
-use crate::eval::{clear_value, Context, Features, Weights};
+use crate::eval::{clear_value, Bracket, Context, Features, WeightSet, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Rules, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
@@ -146,8 +146,11 @@ pub struct Plan {
 /// The searcher and its reusable buffers.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// Evaluation weights.
-    pub weights: Weights,
+    /// Evaluation weights, per bracket of the game.
+    pub weights: WeightSet,
+    /// The set of the bracket searched from (chosen by [`Search::first_ply`]): every leaf
+    /// of one search is weighed with the same set, so their values compare.
+    active: Weights,
     /// The player's hands.
     pub model: InputModel,
     /// The region whose gravity and DAS apply.
@@ -201,8 +204,10 @@ struct Pair {
 
 impl Search {
     /// A searcher for NTSC with these weights and input model.
-    pub fn new(weights: Weights, model: InputModel) -> Search {
+    pub fn new(weights: impl Into<WeightSet>, model: InputModel) -> Search {
+        let weights = weights.into();
         Search {
+            active: weights.base,
             weights,
             model,
             region: Region::Ntsc,
@@ -251,12 +256,17 @@ impl Search {
         };
         let rules = Rules::with_variant(self.region, progress.level, progress.lines, variant);
         let ctx = Context::with_rules(&rules, &self.model);
-        clear_value(&self.weights, lines) + Features::of(board, &ctx).value(&self.weights)
+        clear_value(&self.active, lines) + Features::of(board, &ctx).value(&self.active)
     }
 
     /// Generates the current piece's placements and orders them by their one-piece
     /// value; returns how many to expand.
     fn first_ply(&mut self, start: &Start, progress: Progress) -> usize {
+        // The bracket of the position searched from: its level, and the gravity its piece
+        // falls by (a variant's double killscreen wherever its rule puts it).
+        self.active = *self
+            .weights
+            .get(Bracket::of(progress.level, start.rules.double));
         self.first.generate(start, &self.model);
         let n = self.first.placements().len();
         self.stats.placements += n as u64;
@@ -303,7 +313,7 @@ impl Search {
             let prog = progress.after(lines);
             self.children.push(Child {
                 index: i,
-                v1: clear_value(&self.weights, lines),
+                v1: clear_value(&self.active, lines),
                 start: self.spawn(b, next_spawn, prog),
                 progress: prog,
                 third: None,
@@ -354,7 +364,7 @@ impl Search {
             let mut b = start.board;
             let lines = b.place(p.o, p.x, p.y);
             let prog = progress.after(lines);
-            let v1 = clear_value(&self.weights, lines);
+            let v1 = clear_value(&self.active, lines);
             // Every preview piece the generator can deal, weighted as it deals them
             // (a repeat of the current piece is rerolled once, so it comes about a fifth
             // as often as each of the others).
@@ -413,7 +423,7 @@ impl Search {
             let lines = { start.board }.place(p.o, p.x, p.y);
             self.children.push(Child {
                 index: i,
-                v1: clear_value(&self.weights, lines),
+                v1: clear_value(&self.active, lines),
                 start: next,
                 progress: Progress {
                     level: gs.level,
@@ -546,7 +556,7 @@ impl Search {
     /// Searches the preview (and the piece after it where known) under every child and
     /// returns the child of the best line (an index into `children`, not empty).
     fn expand_children(&mut self) -> usize {
-        let w = self.weights;
+        let w = self.active;
         let third = self.options.third;
         self.pairs.clear();
         let mut best = (f32::NEG_INFINITY, 0);
@@ -669,7 +679,7 @@ impl Search {
             let mut b = start.board;
             let lines = b.place(p.o, p.x, p.y);
             let prog = progress.after(lines);
-            let v1 = clear_value(&self.weights, lines);
+            let v1 = clear_value(&self.active, lines);
             let Some(next) = next else {
                 let (mut sum, mut weight) = (0.0, 0.0);
                 for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
@@ -702,7 +712,7 @@ impl Search {
                 let mut b2 = b;
                 let lines2 = b2.place(q.o, q.x, q.y);
                 let prog2 = prog.after(lines2);
-                let clears = v1 + clear_value(&self.weights, lines2);
+                let clears = v1 + clear_value(&self.active, lines2);
                 let v = clears + self.leaf(&b2, 0, prog2);
                 if v > best.0 {
                     best = (v, Some(q));

@@ -11,6 +11,13 @@
 //! Games run in parallel like the benchmark's, and everything is deterministic for a
 //! given [`TuneConfig`], whatever the number of threads.
 //!
+//! One [`Bracket`] of a [`WeightSet`] is tuned at a time ([`TuneConfig::bracket`]), the
+//! others kept as [`TuneConfig::initial`] has them; with [`TuneConfig::start_level`] at
+//! the bracket's first level the games are played where it applies. In a format that
+//! deals TetrisGYM seeds the games are dealt by seeds of BetaTetris's draw that come
+//! after the first [`TuneConfig::held_out`], so that a benchmark of up to that many games
+//! judges the result on games it was not tuned on.
+//!
 //! ```no_run
 //! use nestris_ai::player::Limits;
 //! use nestris_ai::tune::{tune, TuneConfig};
@@ -29,9 +36,11 @@
 
 use crate::benchmark::BenchConfig;
 use crate::benchmark::SeedList;
-use crate::eval::Weights;
-use crate::player::{play, GameResult, Limits};
+use crate::eval::{Bracket, WeightSet, Weights};
+use crate::format::{betatetris_seeds, Format};
+use crate::player::{play_from, End, GameResult, Limits};
 use crate::search::SearchOptions;
+use nestris_core::Game;
 use serde::{Deserialize, Serialize};
 
 /// What a candidate is scored on: the mean over its games of this quantity.
@@ -77,6 +86,22 @@ pub struct TuneConfig {
     pub taps: Option<crate::TapPattern>,
     /// Frames without input after each spawn.
     pub reaction: u8,
+    /// The community's reaction model ([`BenchConfig::adjust_after`]).
+    pub adjust_after: Option<u8>,
+    /// The format of play ([`BenchConfig::format`]); a game started past the format's
+    /// start level has the lines the format's game has there ([`Format::lines_at`]).
+    pub format: Format,
+    /// In a format dealt by TetrisGYM seeds: the games use BetaTetris's seeds after this
+    /// many (the benchmark's games are its first ones, so they are not tuned on).
+    pub held_out: usize,
+    /// The bracket whose weights are tuned; the others stay as in `initial`.
+    pub bracket: Bracket,
+    /// In a format with a start level of its own, below `start_level`: start each game
+    /// where the format's game reaches `start_level` when played from the format's start
+    /// with `initial` (so the bracket is tuned on the fields it really meets, not on an
+    /// empty one); seeds whose game tops out before are skipped, and the games are the
+    /// first `games` that get there, of up to twice as many seeds.
+    pub warm_start: bool,
     /// The seeds.
     pub seeds: SeedList,
     /// Worker threads; 0 uses every core.
@@ -85,8 +110,8 @@ pub struct TuneConfig {
     pub limits: Limits,
     /// What is maximised.
     pub objective: Objective,
-    /// The mean of the first iteration.
-    pub initial: Weights,
+    /// The weights: the tuned bracket's set is the mean of the first iteration.
+    pub initial: WeightSet,
     /// The first spread of each weight, as a fraction of its size.
     pub spread: f32,
     /// The least spread of each weight, and the noise added to it every iteration.
@@ -110,6 +135,11 @@ impl Default for TuneConfig {
             tap_hz: 30,
             taps: None,
             reaction: 0,
+            adjust_after: None,
+            format: Format::Cartridge,
+            held_out: 1000,
+            bracket: Bracket::Base,
+            warm_start: false,
             seeds: SeedList::standard(),
             threads: 0,
             limits: Limits {
@@ -117,7 +147,7 @@ impl Default for TuneConfig {
                 ..Limits::default()
             },
             objective: Objective::UncappedScore,
-            initial: Weights::default(),
+            initial: WeightSet::default(),
             spread: 0.3,
             min_spread: 0.05,
             rng_seed: 1,
@@ -171,14 +201,18 @@ impl Rng {
     }
 }
 
-/// Runs the cross-entropy method. `progress` gets the number of games played so far
-/// (over all iterations) after each game. Returns the best weights found and the
-/// history of the iterations.
+/// Runs the cross-entropy method on [`TuneConfig::bracket`]. `progress` gets the number
+/// of games played so far (over all iterations) after each game. Returns the best set
+/// found (`initial` with the best candidate in the tuned bracket) and the history of the
+/// iterations (the tuned bracket's weights).
 ///
 /// # Panics
 ///
 /// If `config.games` is more than the seed list holds.
-pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights, Vec<Generation>) {
+pub fn tune(
+    config: &TuneConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (WeightSet, Vec<Generation>) {
     assert!(
         config.games <= config.seeds.len(),
         "{} games asked for, {} seeds in the list",
@@ -191,10 +225,10 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         tap_hz: config.tap_hz,
         taps: config.taps,
         reaction: config.reaction,
-        adjust_after: None,
+        adjust_after: config.adjust_after,
         games: config.games,
         uncapped: false,
-        seeds: config.seeds.first(config.games),
+        seeds: config.seeds.first(config.games * 2),
         threads: config.threads,
         weights: config.initial,
         search: config.search,
@@ -204,16 +238,29 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         crash_mode: nestris_core::CrashMode::Cartridge,
         music_type: 3,
         cartridge: None,
-        format: crate::format::Format::Cartridge,
+        format: config.format,
+    };
+    // The Gym seeds after the held-out ones, where the format deals them.
+    let gym_seeds = match config.format {
+        Format::Cartridge => None,
+        Format::Betatetris => Some(
+            betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
+        ),
+    };
+    let starts = start_games(config, &bench, gym_seeds.as_deref());
+    let games = starts.len();
+    let with = |c: &[f32; N]| {
+        let mut set = config.initial;
+        set.set(config.bracket, Weights::from_array(*c));
+        set
     };
     let population = config.population.max(2);
     let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
     let mut rng = Rng(config.rng_seed);
-    let mut mean = config.initial.to_array();
+    let mut mean = config.initial.get(config.bracket).to_array();
     let mut sigma = mean.map(|w| (w.abs() * config.spread).max(config.min_spread));
     let mut best = (f64::NEG_INFINITY, config.initial);
     let mut history = Vec::new();
-    let games = config.games;
     for iteration in 0..config.iterations {
         let candidates: Vec<[f32; N]> = (0..population)
             .map(|c| {
@@ -231,9 +278,11 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             || bench.ai(),
             |ai, job| {
                 let (c, g) = (job / games, job % games);
-                ai.search_mut().weights = Weights::from_array(candidates[c]);
-                let setup = bench.setup(&bench.seeds.0[g]);
-                config.objective.of(&play(setup, ai, &config.limits, false))
+                ai.search_mut().weights = with(&candidates[c]);
+                let game = starts[g].clone();
+                config
+                    .objective
+                    .of(&play_from(game, ai, &config.limits, false))
             },
             &|done| progress(done_before + done),
         );
@@ -251,7 +300,7 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
             .collect();
         let (top, top_c) = fitness[0];
         if top > best.0 {
-            best = (top, Weights::from_array(candidates[top_c]));
+            best = (top, with(&candidates[top_c]));
         }
         history.push(Generation {
             iteration,
@@ -271,6 +320,45 @@ pub fn tune(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> (Weights,
         }
     }
     (best.1, history)
+}
+
+/// The games the candidates play: from the setups, or warm-started (see
+/// [`TuneConfig::warm_start`]).
+fn start_games(config: &TuneConfig, bench: &BenchConfig, gym_seeds: Option<&[u32]>) -> Vec<Game> {
+    let from = config
+        .format
+        .start_level()
+        .filter(|&l| l < config.start_level);
+    let (Some(from), true) = (from, config.warm_start) else {
+        return (0..config.games)
+            .map(|g| bench.game_of(&bench.seeds.0[g], gym_seeds.map(|s| s[g])))
+            .collect();
+    };
+    let lines = config.format.lines_at(config.start_level).unwrap_or(0) as u32;
+    let prefix = BenchConfig {
+        start_level: from,
+        ..bench.clone()
+    };
+    let limits = Limits {
+        max_lines: lines,
+        ..Limits::default()
+    };
+    let tries = (2 * config.games).min(gym_seeds.map_or(bench.seeds.len(), |s| s.len()));
+    let played = nestris_sim::pool::map(
+        tries,
+        config.threads,
+        || prefix.ai(),
+        |ai, g| {
+            let game = prefix.game_of(
+                &bench.seeds.0[g % bench.seeds.len()],
+                gym_seeds.map(|s| s[g]),
+            );
+            let r = play_from(game, ai, &limits, false);
+            (r.lines >= lines && r.end != End::TopOut).then_some(r.game)
+        },
+        &|_| {},
+    );
+    played.into_iter().flatten().take(config.games).collect()
 }
 
 #[cfg(test)]
@@ -307,8 +395,82 @@ mod tests {
         }
         // The first mean is the starting point; the best is at least as good as it.
         assert_eq!(h1[0].mean, Weights::default());
+        assert_eq!(w1.brackets, [None; 3], "the base set tuned");
         assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
         assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn a_bracket_is_tuned_alone_where_it_applies() {
+        let config = TuneConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 39,
+            bracket: Bracket::DoubleKillscreen,
+            limits: Limits::frames(400),
+            ..tiny(2)
+        };
+        let (set, history) = tune(&config, &|_| {});
+        assert_eq!(set.base, Weights::default(), "the base set is kept");
+        assert_eq!(set.brackets[..2], [None, None]);
+        assert!(set.brackets[2].is_some());
+        // The games are played under the double killscreen: the candidates differ there.
+        assert!(history[0].best_fitness >= history[0].mean_fitness);
+        let bench = BenchConfig {
+            format: Format::Betatetris,
+            start_level: 39,
+            ..BenchConfig::default()
+        };
+        let g = bench.game_of(&SeedList::standard().0[0], Some(0x123456));
+        assert_eq!((g.state().level, g.state().lines), (39, [0x30, 0x03]));
+    }
+
+    #[test]
+    fn a_warm_start_begins_where_the_format_s_game_gets_to() {
+        let config = TuneConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 19,
+            warm_start: true,
+            games: 2,
+            threads: 2,
+            search: SearchOptions {
+                beam: 6,
+                third: 0,
+                ..SearchOptions::default()
+            },
+            ..TuneConfig::default()
+        };
+        let bench = BenchConfig {
+            format: Format::Betatetris,
+            adjust_after: Some(18),
+            start_level: 19,
+            search: config.search,
+            ..BenchConfig::default()
+        };
+        let gym = betatetris_seeds(1004, 0)[1000..].to_vec();
+        let starts = start_games(&config, &bench, Some(&gym));
+        assert_eq!(starts.len(), 2);
+        for g in &starts {
+            let s = g.state();
+            assert!(s.level == 19 && nestris_core::bcd::lines_value(s.lines) >= 130);
+            // Not an empty field: the game played there.
+            assert!(s
+                .playfield
+                .0
+                .iter()
+                .any(|&c| c != nestris_core::tables::TILE_EMPTY));
+        }
+        // Cold, the games start at the level with the format's lines and nothing else.
+        let cold = start_games(
+            &TuneConfig {
+                warm_start: false,
+                ..config
+            },
+            &bench,
+            Some(&gym),
+        );
+        assert_eq!(cold[0].state().lines, [0x30, 0x01]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nestris_ai::benchmark::{self, BenchConfig, SeedList};
 use nestris_ai::format::Format;
 use nestris_ai::tune::{self, TuneConfig};
-use nestris_ai::{play_game, Ai, TapPattern, Weights};
+use nestris_ai::{play_game, Ai, Bracket, TapPattern, WeightSet};
 use nestris_replay::{Replay, Start};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,7 +58,8 @@ struct Style {
     /// inputs (default: 18 in the betatetris format, else 0, the preview seen at once).
     #[arg(long, value_name = "F")]
     adjust: Option<u8>,
-    /// Evaluator weights (TOML or JSON; default: the built-in ones).
+    /// Evaluator weights (TOML or JSON, with optional tables per bracket of the game:
+    /// docs/AI.md; default: the built-in ones, the betatetris format's own in that format).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Worker threads, 1-1024 (default: all cores).
@@ -149,15 +150,46 @@ struct TuneArgs {
     /// Games per candidate (at least 1).
     #[arg(long, default_value_t = 8, value_parser = crate::count)]
     games: usize,
+    /// Tune only this bracket's weights (base: before level 19, level19, level29,
+    /// double_killscreen), the others kept from --weights; start the games where it
+    /// begins with --start-level (in the betatetris format a game started past level 18
+    /// has the lines the format's game has there).
+    #[arg(long, value_name = "NAME", default_value = "base", value_parser = parse_bracket)]
+    bracket: Bracket,
+    /// Stop each game once this many lines are cleared (0: play to the end; default 230
+    /// in the cartridge format, the level-29 transition from 18, else 0).
+    #[arg(long, value_name = "N")]
+    max_lines: Option<u32>,
+    /// Start each game where the format's game, played from its start level with
+    /// --weights, reaches --start-level (the fields the bracket really meets), instead
+    /// of on an empty field there; seeds whose game tops out before are skipped.
+    #[arg(long)]
+    warm_start: bool,
+    /// In the betatetris format, the games use BetaTetris's seeds after this many (the
+    /// first ones are the benchmark's, held out for judging).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    held_out: usize,
+    /// The first spread of each weight, as a fraction of its size.
+    #[arg(long, value_name = "F", default_value_t = 0.3)]
+    spread: f32,
+    /// Seed of the sampling of candidates.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    rng_seed: u64,
     /// Where to write the best weights (TOML).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 }
 
-fn weights(style: &Style) -> Result<Weights> {
-    match &style.weights {
-        None => Ok(Weights::default()),
-        Some(p) => Weights::load(p).with_context(|| format!("{}", p.display())),
+fn parse_bracket(s: &str) -> Result<Bracket, String> {
+    Bracket::from_name(s)
+        .ok_or_else(|| format!("{s:?}: use base, level19, level29 or double_killscreen"))
+}
+
+fn weights(style: &Style) -> Result<WeightSet> {
+    match (&style.weights, style.format) {
+        (None, Format::Cartridge) => Ok(WeightSet::default()),
+        (None, Format::Betatetris) => Ok(WeightSet::betatetris()),
+        (Some(p), _) => WeightSet::load(p).with_context(|| format!("{}", p.display())),
     }
 }
 
@@ -321,9 +353,9 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
 fn bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut config = config(&args.style, args.games, args.crash)?;
     config.uncapped = args.uncapped;
-    if config.format == Format::Betatetris && config.start_level != 18 {
+    if config.format == Format::Betatetris && config.start_level < 18 {
         bail!(
-            "--format betatetris starts at level 18 (--start-level {})",
+            "--format betatetris starts at level 18 or later (--start-level {})",
             config.start_level
         );
     }
@@ -385,10 +417,35 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         tap_hz: args.style.tap_hz,
         taps: args.style.taps,
         reaction: args.style.reaction,
+        adjust_after: match (args.style.adjust, args.style.format) {
+            (Some(f), _) => Some(f).filter(|&f| f > 0),
+            (None, Format::Betatetris) => Some(18),
+            (None, Format::Cartridge) => None,
+        },
+        format: args.style.format,
+        held_out: args.held_out,
+        bracket: args.bracket,
+        warm_start: args.warm_start,
+        rng_seed: args.rng_seed,
+        spread: args.spread,
         threads: threads(&args.style),
         initial: weights(&args.style)?,
+        limits: nestris_ai::Limits {
+            max_frames: args.style.max_frames,
+            max_lines: args.max_lines.unwrap_or(match args.style.format {
+                Format::Cartridge => 230,
+                Format::Betatetris => 0,
+            }),
+            ..nestris_ai::Limits::default()
+        },
         ..TuneConfig::default()
     };
+    if config.format == Format::Betatetris && config.start_level < 18 {
+        bail!(
+            "--format betatetris starts at level 18 or later (--start-level {})",
+            config.start_level
+        );
+    }
     let total = (args.iterations * args.population) as u64;
     let progress = bar(total, "candidates");
     let (best, history) = tune::tune(&config, &|n| progress.set_position(n as u64));

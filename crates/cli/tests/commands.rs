@@ -402,7 +402,7 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
         .stdout(predicate::str::contains(
             r#""rules": "gym-v5 seed D82E07, ksx2@39, halt@49""#,
         ));
-    // Its own start level or nothing.
+    // Its own start level or a later one.
     nestris()
         .args([
             "ai",
@@ -410,11 +410,52 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
             "--format",
             "betatetris",
             "--start-level",
-            "19",
+            "17",
         ])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("starts at level 18"));
+        .stderr(predicate::str::contains("starts at level 18 or later"));
+}
+
+#[test]
+fn a_bracket_is_tuned_alone_and_written_as_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ks2.toml");
+    nestris()
+        .args([
+            "ai",
+            "tune",
+            "--format",
+            "betatetris",
+            "--start-level",
+            "39",
+            "--bracket",
+            "double_killscreen",
+            "--iterations",
+            "1",
+            "--population",
+            "2",
+            "--games",
+            "1",
+            "--max-frames",
+            "300",
+            "--threads",
+            "1",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let set = nestris_ai::WeightSet::load(&out).unwrap();
+    assert!(set.brackets[2].is_some(), "the tuned bracket has its table");
+    assert_eq!(set.brackets[..2], [None, None]);
+    assert_eq!(set.base, nestris_ai::WeightSet::betatetris().base);
+    nestris()
+        .args(["ai", "tune", "--bracket", "level39", "-o"])
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("use base, level19, level29"));
 }
 
 #[test]
