@@ -156,22 +156,34 @@ impl std::fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
+/// Reads a weights file and parses it with `json` for a `.json` name, `toml` for any other.
+fn read_weights_file<T>(
+    path: &Path,
+    json: impl FnOnce(&str) -> Result<T, WeightsError>,
+    toml: impl FnOnce(&str) -> Result<T, WeightsError>,
+) -> Result<T, WeightsError> {
+    let text = std::fs::read_to_string(path).map_err(WeightsError::Io)?;
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        json(&text)
+    } else {
+        toml(&text)
+    }
+}
+
 impl Weights {
     /// Number of fields.
     pub const COUNT: usize = 18;
 
     /// Reads weights from a `.json` file, or TOML for any other name.
     pub fn load(path: impl AsRef<Path>) -> Result<Weights, WeightsError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(WeightsError::Io)?;
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        {
-            serde_json::from_str(&text).map_err(WeightsError::Json)
-        } else {
-            Weights::from_toml(&text)
-        }
+        read_weights_file(
+            path.as_ref(),
+            |text| serde_json::from_str(text).map_err(WeightsError::Json),
+            Weights::from_toml,
+        )
     }
 
     /// Parses TOML text.
@@ -316,16 +328,7 @@ impl WeightSet {
 
     /// Reads a set from a `.json` file, or TOML for any other name (see [`WeightSet`]).
     pub fn load(path: impl AsRef<Path>) -> Result<WeightSet, WeightsError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(WeightsError::Io)?;
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        {
-            WeightSet::from_json(&text)
-        } else {
-            WeightSet::from_toml(&text)
-        }
+        read_weights_file(path.as_ref(), WeightSet::from_json, WeightSet::from_toml)
     }
 
     /// Parses TOML text.

@@ -288,8 +288,7 @@ impl Game {
         if self.s.clock.known {
             self.counted_frame(buttons, demo, music, &mut ev);
         } else if !(QUICK && self.s.render_mode != 3 && self.quiet_pause_frame(buttons)) {
-            // (A play frame's render mode fails the pause's first test: play frames pay one
-            // test for the pause's short path.)
+            // (The render mode first: a play frame pays one test for the pause's short path.)
             // The timing is lost for the rest of this game (see `Clock::known`): nothing
             // counted from here on could place a lag frame, so the cycles and the sound
             // engine (whose state only feeds them) are left alone.
