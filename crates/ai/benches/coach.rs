@@ -9,7 +9,6 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nestris_ai::bench::sample_boards;
 use nestris_ai::coach::{suggest_json, PIECE_LETTERS};
-use nestris_ai::Weights;
 use std::hint::black_box;
 
 /// The requests: every sample field but the empty one, each piece, the next piece the one
@@ -40,7 +39,7 @@ fn requests(with_next: bool) -> Vec<String> {
 }
 
 fn coach(c: &mut Criterion) {
-    let weights = Weights::default();
+    let weights = nestris_ai::WeightSet::default();
     let mut group = c.benchmark_group("coach");
     for (with_next, tag) in [(true, "l18-30hz-next"), (false, "l18-30hz-no-next")] {
         let reqs = requests(with_next);

@@ -3,15 +3,15 @@
 //!
 //! `cargo run --release -p nestris-ai --example strength [-- WEIGHTS.toml [GAMES]]`
 
-use nestris_ai::{play_game, Ai, InputModel, Weights};
+use nestris_ai::{play_game, Ai, InputModel, WeightSet};
 use nestris_core::GameSetup;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let weights = match args.first() {
-        Some(path) if path != "-" => Weights::load(path).unwrap_or_else(|e| panic!("{e}")),
-        _ => Weights::default(),
+        Some(path) if path != "-" => WeightSet::load(path).unwrap_or_else(|e| panic!("{e}")),
+        _ => WeightSet::default(),
     };
     let games: u64 = args.get(1).map_or(20, |n| n.parse().expect("a game count"));
     let t0 = Instant::now();

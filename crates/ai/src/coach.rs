@@ -16,19 +16,19 @@
 //!
 //! ```
 //! use nestris_ai::coach::{suggest, Request};
-//! use nestris_ai::Weights;
+//! use nestris_ai::WeightSet;
 //!
 //! let well = "0".repeat(160) + &"1111111110".repeat(4);
 //! let text = format!(r#"{{"board": "{well}", "currentPiece": "I", "nextPiece": "T",
 //!                        "level": 18, "lines": 0}}"#);
 //! let request = Request::parse(&text).unwrap();
-//! let answer = suggest(&request, &Weights::default()).unwrap();
+//! let answer = suggest(&request, &WeightSet::default()).unwrap();
 //! let best = answer.best.unwrap();
 //! assert_eq!((best.cleared, best.x), (4, 9)); // the tetris
 //! ```
 
 use crate::board::Board;
-use crate::eval::Weights;
+use crate::eval::WeightSet;
 use crate::inputs::{InputModel, TapPattern};
 use crate::movegen::{Placement, Start};
 use crate::search::{Progress, Search};
@@ -539,8 +539,10 @@ pub struct Move {
     pub score: u32,
 }
 
-/// Answers `request` with `weights` (see the module's documentation).
-pub fn suggest(request: &Request, weights: &Weights) -> Result<Answer, CoachError> {
+/// Answers `request` with `weights` (see the module's documentation): the set of the
+/// request's bracket (its level: base before 19, `level19`, `level29` from 29), as a game
+/// played with the same file weighs that position.
+pub fn suggest(request: &Request, weights: &WeightSet) -> Result<Answer, CoachError> {
     let game = request.game();
     let start = Start::from_game(&game).expect("a spawn position is under control");
     let spawn = SPAWN_TABLE[request.current as usize];
@@ -591,7 +593,7 @@ const DEEP: usize = 8;
 
 /// [`suggest`] from request text to answer text (one line of JSON): what the command line
 /// and Python call.
-pub fn suggest_json(text: &str, weights: &Weights) -> Result<String, CoachError> {
+pub fn suggest_json(text: &str, weights: &WeightSet) -> Result<String, CoachError> {
     let answer = suggest(&Request::parse(text)?, weights)?;
     Ok(serde_json::to_string(&answer).expect("an answer serializes"))
 }
@@ -818,7 +820,7 @@ mod tests {
     #[test]
     fn the_i_piece_takes_the_tetris_and_its_inputs_put_it_there() {
         let r = Request::parse(&request("")).unwrap();
-        let a = suggest(&r, &Weights::default()).unwrap();
+        let a = suggest(&r, &WeightSet::default()).unwrap();
         let best = a.best.unwrap();
         assert_eq!(
             (best.orientation, best.x, best.y, best.cleared),
@@ -868,7 +870,7 @@ mod tests {
                 );
                 let r = Request::parse(&text).unwrap();
                 // `play` checks each move on the engine and fails with `Mismatch` otherwise.
-                let a = suggest(&r, &Weights::default()).unwrap();
+                let a = suggest(&r, &WeightSet::default()).unwrap();
                 assert!(!a.moves.is_empty());
                 for m in &a.moves {
                     // Taps only where the pattern allows them (the answer's inputs never
@@ -892,7 +894,7 @@ mod tests {
             r#"{{"board": "{well}", "currentPiece": "S", "level": 29, "lines": 230,
                 "inputFrameTimeline": "X...", "top": 20}}"#
         );
-        let a = suggest(&Request::parse(&text).unwrap(), &Weights::default()).unwrap();
+        let a = suggest(&Request::parse(&text).unwrap(), &WeightSet::default()).unwrap();
         let straight = a
             .moves
             .iter()
@@ -999,14 +1001,42 @@ mod tests {
     }
 
     #[test]
+    fn the_request_level_picks_the_weights_bracket() {
+        let well = "0".repeat(160) + &"1111111110".repeat(4);
+        let at = |level: u8, lines: u16, set: &WeightSet| {
+            let text = format!(
+                r#"{{"board": "{well}", "currentPiece": "I", "nextPiece": "T",
+                    "level": {level}, "lines": {lines}}}"#
+            );
+            suggest(&Request::parse(&text).unwrap(), set)
+                .unwrap()
+                .best
+                .unwrap()
+                .value
+        };
+        let plain = WeightSet::default();
+        let mut killscreen = plain;
+        let mut richer = plain.base;
+        richer.tetris += 1000.0;
+        killscreen.brackets[crate::Bracket::Level29 as usize - 1] = Some(richer);
+        // Level 18 is weighed with the base set alone; level 29 with its own table.
+        assert_eq!(at(18, 0, &plain), at(18, 0, &killscreen));
+        let (before, after) = (
+            at(29, 230, &plain).unwrap(),
+            at(29, 230, &killscreen).unwrap(),
+        );
+        assert!(after > before + 500.0, "{before} -> {after}");
+    }
+
+    #[test]
     fn a_piece_that_cannot_spawn_has_no_placement() {
         let blocked = "1111111110".repeat(20);
         let text =
             format!(r#"{{"board": "{blocked}", "currentPiece": "T", "level": 18, "lines": 0}}"#);
-        let a = suggest(&Request::parse(&text).unwrap(), &Weights::default()).unwrap();
+        let a = suggest(&Request::parse(&text).unwrap(), &WeightSet::default()).unwrap();
         assert!(a.best.is_none() && a.moves.is_empty());
         assert!(a.no_placement.unwrap().contains("cannot spawn"));
-        let json = suggest_json(&text, &Weights::default()).unwrap();
+        let json = suggest_json(&text, &WeightSet::default()).unwrap();
         assert!(json.contains(r#""best":null"#), "{json}");
     }
 

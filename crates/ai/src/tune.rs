@@ -110,6 +110,11 @@ pub struct TuneConfig {
     pub limits: Limits,
     /// What is maximised.
     pub objective: Objective,
+    /// Added to the objective of each game that reaches `limits.max_lines` (it neither
+    /// topped out nor stopped otherwise): what getting there is worth beyond it, so that
+    /// a short tune does not buy score with games lost (for the score before level 19,
+    /// about the mean score a game makes after it).
+    pub survival_bonus: f64,
     /// The weights: the tuned bracket's set is the mean of the first iteration.
     pub initial: WeightSet,
     /// The first spread of each weight, as a fraction of its size.
@@ -147,6 +152,7 @@ impl Default for TuneConfig {
                 ..Limits::default()
             },
             objective: Objective::UncappedScore,
+            survival_bonus: 0.0,
             initial: WeightSet::default(),
             spread: 0.3,
             min_spread: 0.05,
@@ -280,9 +286,13 @@ pub fn tune(
                 let (c, g) = (job / games, job % games);
                 ai.search_mut().weights = with(&candidates[c]);
                 let game = starts[g].clone();
-                config
-                    .objective
-                    .of(&play_from(game, ai, &config.limits, false))
+                let r = play_from(game, ai, &config.limits, false);
+                let bonus = if r.end == End::Lines {
+                    config.survival_bonus
+                } else {
+                    0.0
+                };
+                config.objective.of(&r) + bonus
             },
             &|done| progress(done_before + done),
         );
@@ -398,6 +408,29 @@ mod tests {
         assert_eq!(w1.brackets, [None; 3], "the base set tuned");
         assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
         assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn the_survival_bonus_counts_the_games_that_reach_the_line_limit() {
+        let config = |bonus: f64| TuneConfig {
+            iterations: 1,
+            limits: Limits {
+                max_frames: 6_000,
+                max_lines: 1,
+                ..Limits::default()
+            },
+            survival_bonus: bonus,
+            ..tiny(2)
+        };
+        let (_, plain) = tune(&config(0.0), &|_| {});
+        let (_, bonus) = tune(&config(1e7), &|_| {});
+        // Both games of the mean reach their first line: each gains the bonus.
+        assert_eq!(bonus[0].mean_fitness - plain[0].mean_fitness, 1e7);
+        // Stopped by the frame limit before any line: no bonus.
+        let mut early = config(1e7);
+        early.limits.max_frames = 100;
+        let (_, short) = tune(&early, &|_| {});
+        assert!(short[0].mean_fitness < 1e7);
     }
 
     #[test]

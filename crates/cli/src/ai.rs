@@ -160,6 +160,11 @@ struct TuneArgs {
     /// in the cartridge format, the level-29 transition from 18, else 0).
     #[arg(long, value_name = "N")]
     max_lines: Option<u32>,
+    /// Points added to each game that reaches --max-lines: what getting there is worth
+    /// beyond it (e.g. the mean score after level 19 when tuning the base set to 130
+    /// lines), so that a short tune does not trade lost games for score.
+    #[arg(long, value_name = "POINTS", default_value_t = 0.0, value_parser = parse_bonus)]
+    survival_bonus: f64,
     /// Start each game where the format's game, played from its start level with
     /// --weights, reaches --start-level (the fields the bracket really meets), instead
     /// of on an empty field there; seeds whose game tops out before are skipped.
@@ -183,6 +188,15 @@ struct TuneArgs {
 fn parse_bracket(s: &str) -> Result<Bracket, String> {
     Bracket::from_name(s)
         .ok_or_else(|| format!("{s:?}: use base, level19, level29 or double_killscreen"))
+}
+
+fn parse_bonus(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v.abs() <= 1e12 => Ok(v),
+        _ => Err(format!(
+            "{s:?}: a number of points (at most 1e12 either way)"
+        )),
+    }
 }
 
 fn weights(style: &Style) -> Result<WeightSet> {
@@ -426,6 +440,7 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         held_out: args.held_out,
         bracket: args.bracket,
         warm_start: args.warm_start,
+        survival_bonus: args.survival_bonus,
         rng_seed: args.rng_seed,
         spread: args.spread,
         threads: threads(&args.style),

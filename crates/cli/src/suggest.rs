@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use nestris_ai::coach::{self, MAX_REQUEST_BYTES};
-use nestris_ai::Weights;
+use nestris_ai::WeightSet;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +20,8 @@ pub struct Args {
     /// the input ends; a bad request is answered with {"error": "..."} and the next is read.
     #[arg(long, conflicts_with = "request")]
     stream: bool,
-    /// Evaluator weights (TOML or JSON; default: the built-in ones).
+    /// Evaluator weights (TOML or JSON, with optional tables per bracket of the game, the
+    /// request's level choosing: docs/AI.md; default: the built-in ones).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
 }
@@ -28,8 +29,8 @@ pub struct Args {
 /// Runs `nestris ai suggest`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let weights = match &args.weights {
-        None => Weights::default(),
-        Some(p) => Weights::load(p).with_context(|| format!("{}", p.display()))?,
+        None => WeightSet::default(),
+        Some(p) => WeightSet::load(p).with_context(|| format!("{}", p.display()))?,
     };
     if args.stream {
         return stream(&weights);
@@ -61,7 +62,7 @@ fn read_limited(r: impl Read, name: &str) -> Result<String> {
 }
 
 /// One answer line per request line; blank lines are skipped.
-fn stream(weights: &Weights) -> Result<ExitCode> {
+fn stream(weights: &WeightSet) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();

@@ -184,3 +184,33 @@ fn the_stream_answers_each_line_and_goes_on_after_a_bad_one() {
     assert!(error.starts_with("board: "), "{error}");
     assert_eq!(lines[2]["best"]["piece"], "O");
 }
+
+#[test]
+fn a_weights_file_with_brackets_weighs_the_request_at_its_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    // The base set as built in, and a level-29 table that values a tetris 1,000 more.
+    std::fs::write(&path, "[level29]\ntetris = 1024.0\n").unwrap();
+    let value = |weights: Option<&std::path::Path>, level: u8, lines: u16| {
+        let mut cmd = nestris();
+        cmd.args(["ai", "suggest"]);
+        if let Some(w) = weights {
+            cmd.arg("--weights").arg(w);
+        }
+        let text = request("I", "").replace(
+            r#""level": 18, "lines": 0"#,
+            &format!(r#""level": {level}, "lines": {lines}"#),
+        );
+        let out = cmd
+            .write_stdin(text)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        answer(&out)["best"]["value"].as_f64().unwrap()
+    };
+    assert_eq!(value(None, 18, 0), value(Some(&path), 18, 0));
+    let (plain, tuned) = (value(None, 29, 230), value(Some(&path), 29, 230));
+    assert!((tuned - plain - 1000.0).abs() < 0.1, "{plain} -> {tuned}");
+}

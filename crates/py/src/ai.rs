@@ -3,7 +3,7 @@
 //! placement-level games with it (or with random placements) for `nestris.evaluate`,
 //! run without the GIL.
 
-use nestris_ai::{Ai, InputModel, MoveGen, Weights};
+use nestris_ai::{Ai, Bracket, InputModel, MoveGen, WeightSet, Weights};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -30,11 +30,33 @@ pub fn choose_index(ai: &mut Ai, ep: &PlacementEpisode) -> Option<usize> {
         .position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
 }
 
-/// The evaluation weights from a Python dict (missing keys keep their defaults).
-fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
+/// The evaluation weights from a Python dict: the base set's floats (missing keys keep
+/// their defaults) and, under the name of a bracket (``level19``, ``level29``,
+/// ``double_killscreen``), a dict of that bracket's overrides, as in a weights file.
+fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<WeightSet> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Weights::default());
+        return Ok(WeightSet::default());
     };
+    if let Ok(name) = obj.extract::<String>() {
+        return match name.as_str() {
+            "default" => Ok(WeightSet::default()),
+            "betatetris" => Ok(WeightSet::betatetris()),
+            _ => Err(invalid_argument(format!(
+                "weights {name:?}: the built-in sets are \"default\" and \"betatetris\" (or give a dict)"
+            ))),
+        };
+    }
+    // A table's fields override the base set's, as in a file.
+    let text = serde_json::Value::Object(weights_map(obj, true)?).to_string();
+    WeightSet::from_json(&text).map_err(|e| invalid_argument(format!("bad weights: {e}")))
+}
+
+/// One dict of weights as a JSON object, names and values checked; with `brackets`, its
+/// bracket keys as nested tables.
+fn weights_map(
+    obj: &Bound<'_, PyAny>,
+    brackets: bool,
+) -> PyResult<serde_json::Map<String, serde_json::Value>> {
     let dict = obj.cast::<PyDict>().map_err(|_| {
         PyTypeError::new_err(format!(
             "weights must be a dict of floats (see Ai().weights), got {}",
@@ -47,9 +69,25 @@ fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
         let key: String = k
             .extract()
             .map_err(|_| PyTypeError::new_err("weights keys must be str"))?;
+        if brackets && Bracket::from_name(&key).is_some_and(|b| b != Bracket::Base) {
+            if !v.is_instance_of::<PyDict>() {
+                return Err(PyTypeError::new_err(format!(
+                    "weights[{key:?}] is a bracket's table: a dict of floats, got {}",
+                    type_name(&v)
+                )));
+            }
+            let table = weights_map(&v, false)?;
+            map.insert(key, serde_json::Value::Object(table));
+            continue;
+        }
         if !known.contains(&key) {
+            let tables = if brackets {
+                ", and the tables level19, level29, double_killscreen"
+            } else {
+                ""
+            };
             return Err(invalid_argument(format!(
-                "unknown weight {key:?}: the weights are {}",
+                "unknown weight {key:?}: the weights are {}{tables}",
                 known.join(", ")
             )));
         }
@@ -66,8 +104,7 @@ fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
         }
         map.insert(key, serde_json::Value::from(value));
     }
-    serde_json::from_value(serde_json::Value::Object(map))
-        .map_err(|e| invalid_argument(format!("bad weights: {e}")))
+    Ok(map)
 }
 
 /// The names of the weights, in their declaration order.
@@ -78,11 +115,21 @@ fn weight_names() -> Vec<String> {
     }
 }
 
-fn weights_dict<'py>(py: Python<'py>, w: &Weights) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(w) {
-        for (k, v) in m {
-            d.set_item(k, v.as_f64().unwrap_or(f64::NAN))?;
+/// The base set's weights, and a nested dict per bracket that has its own set.
+fn weights_dict<'py>(py: Python<'py>, set: &WeightSet) -> PyResult<Bound<'py, PyDict>> {
+    let one = |w: &Weights| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(w) {
+            for (k, v) in m {
+                d.set_item(k, v.as_f64().unwrap_or(f64::NAN))?;
+            }
+        }
+        Ok(d)
+    };
+    let d = one(&set.base)?;
+    for (bracket, w) in Bracket::ALL[1..].iter().zip(&set.brackets) {
+        if let Some(w) = w {
+            d.set_item(bracket.name(), one(w)?)?;
         }
     }
     Ok(d)
@@ -124,7 +171,10 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// BetaTetris's tap tables; ``"30hz"``),
 /// wait ``reaction`` frames after each spawn, and may hold directions (``das``) and Down
 /// (``soft_drop``); ``weights`` is a dict overriding some of the evaluation weights
-/// (``Ai().weights`` lists them). With ``crash_dodge`` the AI does not take a placement
+/// (``Ai().weights`` lists them; a nested dict under ``"level19"``, ``"level29"`` or
+/// ``"double_killscreen"`` gives that bracket of the game its own set, as the tables of a
+/// weights file do), or a built-in set by name: ``"default"``, ``"betatetris"`` (the
+/// weights of ``nestris ai bench --format betatetris``). With ``crash_dodge`` the AI does not take a placement
 /// that would crash the cartridge (levels ~155 and up, with the crash model on) when
 /// another one, or in :meth:`plan` the same one with pushdown, does not.
 ///
@@ -152,7 +202,7 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 pub struct PyAi {
     ai: Ai,
     model: InputModel,
-    weights: Weights,
+    weights: WeightSet,
 }
 
 #[pymethods]
@@ -211,7 +261,8 @@ impl PyAi {
         }
     }
 
-    /// The evaluation weights (a new dict).
+    /// The evaluation weights (a new dict): the base set, and a nested dict for each
+    /// bracket of the game with a set of its own.
     #[getter]
     fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         weights_dict(py, &self.weights)

@@ -91,3 +91,20 @@ def test_weights_change_the_values() -> None:
     assert richer["best"]["value"] == pytest.approx(default["best"]["value"] + 1000.0, abs=0.05)
     with pytest.raises(nestris.InvalidArgument, match="unknown weight"):
         nestris.ai.suggest(request(), weights={"nonsense": 1.0})
+
+
+def test_a_bracket_table_weighs_its_levels_only() -> None:
+    richer = {"level29": {"tetris": nestris.Ai().weights["tetris"] + 1000.0}}
+    at18 = (nestris.ai.suggest(request()), nestris.ai.suggest(request(), weights=richer))
+    assert at18[0]["best"]["value"] == at18[1]["best"]["value"]
+    killscreen = request(level=29, lines=230)
+    plain, tuned = nestris.ai.suggest(killscreen), nestris.ai.suggest(killscreen, weights=richer)
+    assert tuned["best"]["value"] == pytest.approx(plain["best"]["value"] + 1000.0, abs=0.05)
+    # The format's built-in set by name.
+    assert nestris.ai.suggest(killscreen, weights="betatetris")["best"]["cleared"] == 4
+    with pytest.raises(nestris.InvalidArgument, match="built-in sets"):
+        nestris.ai.suggest(killscreen, weights="strongest")
+    with pytest.raises(nestris.InvalidArgument, match="unknown weight"):
+        nestris.ai.suggest(killscreen, weights={"level29": {"holez": 1.0}})
+    with pytest.raises(TypeError, match="bracket"):
+        nestris.ai.suggest(killscreen, weights={"level29": 1.0})

@@ -404,6 +404,11 @@ def test_ai_plan_and_choose() -> None:
     assert repr(back) == "Ai(tap_hz=20, reaction=0, das=True, soft_drop=False)"
     with pytest.raises(nestris.InvalidArgument, match="unknown weight"):
         nestris.Ai(weights={"holez": 1.0})
+    # A bracket's table survives the round trip; the betatetris set has its own tables.
+    staged = nestris.Ai(weights={"holes": -7.0, "level29": {"holes": -3.0}})
+    assert pickle.loads(pickle.dumps(staged)).weights["level29"]["holes"] == -3.0
+    assert staged.weights["level29"]["tetris"] == staged.weights["tetris"]
+    assert "double_killscreen" in nestris.Ai(weights="betatetris").weights
     with pytest.raises(nestris.InvalidArgument, match="tap_hz"):
         nestris.Ai(tap_hz=60)
 

@@ -6,7 +6,7 @@
 //! preview, level, lines and score; 30 Hz tapping and no reaction delay.
 
 use nestris_ai::coach::{suggest, Request};
-use nestris_ai::{InputModel, Weights};
+use nestris_ai::{InputModel, WeightSet};
 use nestris_core::tables::ORIENTATION_TYPE;
 use nestris_core::{Game, PlayState};
 use nestris_render::{FIELD_X, FIELD_Y};
@@ -66,7 +66,7 @@ impl Coach {
         }
         if let Some(req) = Coach::request(game) {
             self.asked_for = Some(s.stats);
-            self.cells = suggest(&req, &Weights::default())
+            self.cells = suggest(&req, &WeightSet::default())
                 .ok()
                 .and_then(|a| a.best)
                 .map(|m| m.cells);

@@ -33,11 +33,13 @@ from . import _nestris
 __all__ = ["suggest"]
 
 
-def suggest(request: Mapping[str, Any], weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+def suggest(request: Mapping[str, Any], weights: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
     """The answer to ``request`` (see the module's documentation).
 
     ``weights`` are evaluation weights as :attr:`nestris.Ai.weights` lists them (missing
-    ones keep their defaults). A position whose current piece has no placement (it cannot
+    ones keep their defaults; a nested dict under a bracket's name, ``"level29"`` say,
+    is that bracket's set, chosen by the request's level), or a built-in set's name
+    (``"default"``, ``"betatetris"``). A position whose current piece has no placement (it cannot
     spawn) is answered with ``best`` ``None`` and the reason in ``noPlacement``.
 
     Raises ``InvalidArgument`` for a request it does not accept (the message names the
@@ -46,4 +48,6 @@ def suggest(request: Mapping[str, Any], weights: Mapping[str, float] | None = No
     if not isinstance(request, Mapping):
         raise TypeError(f"request must be a dict, got {type(request).__name__}")
     text = json.dumps(dict(request), allow_nan=False)
-    return json.loads(_nestris.suggest_json(text, None if weights is None else dict(weights)))
+    if weights is not None and not isinstance(weights, str):
+        weights = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weights.items()}
+    return json.loads(_nestris.suggest_json(text, weights))
