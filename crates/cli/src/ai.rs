@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nestris_ai::benchmark::{self, BenchConfig, SeedList};
 use nestris_ai::format::Format;
 use nestris_ai::tune::{self, TuneConfig};
-use nestris_ai::{play_game, Ai, Bracket, TapPattern, WeightSet};
+use nestris_ai::{play_from, Ai, Bracket, Limits, TapPattern, WeightSet};
 use nestris_replay::{Replay, Start};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -298,10 +298,22 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     for (i, seed) in seeds.0.iter().enumerate() {
         let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
         let setup = config.setup_of(seed, gym_seed);
+        // The format's game at a later level has the lines it has there: a state no setup
+        // holds, so its replay starts from a snapshot of it.
+        let game = config.game_of(seed, gym_seed);
+        let start = match config.format.lines_at(config.start_level) {
+            Some(_) => Start::Snapshot(Box::new(game.snapshot())),
+            None => Start::Setup(setup),
+        };
         let mut ai: Ai = config.ai();
-        let r = play_game(setup, &mut ai, config.limits.max_frames);
+        let r = play_from(
+            game,
+            &mut ai,
+            &Limits::frames(config.limits.max_frames),
+            true,
+        );
         if let Some(dir) = &args.replays {
-            let mut replay = Replay::new(Start::Setup(setup));
+            let mut replay = Replay::new(start);
             replay.inputs = r.inputs.clone();
             replay.metadata = format!(
                 "nestris ai, level {}, {}, reaction {}, {}",

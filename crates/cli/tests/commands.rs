@@ -402,6 +402,33 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
         .stdout(predicate::str::contains(
             r#""rules": "gym-v5 seed D82E07, ksx2@39, halt@49""#,
         ));
+    // A later start level starts with the lines the format's game has there (level 29
+    // at 230): the replay starts from that state and verifies.
+    let later = tempfile::tempdir().unwrap();
+    let args = [
+        "--format",
+        "betatetris",
+        "--start-level",
+        "29",
+        "--max-frames",
+        "1200",
+        "--replays",
+        later.path().to_str().unwrap(),
+    ];
+    let g = ai_game(&args);
+    let cleared = g["lines"].as_u64().unwrap();
+    assert!(cleared > 0, "{g}");
+    let out = nestris()
+        .args(["replay", "--headless", "--json"])
+        .arg(later.path().join("ai-001-gym-d82e07.nestris"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(v["lines"].as_u64().unwrap(), 230 + cleared, "{v}");
     // Its own start level or a later one.
     nestris()
         .args([
