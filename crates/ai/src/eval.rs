@@ -744,10 +744,13 @@ mod tests {
         assert_eq!(set, WeightSet::from(Weights::from_toml(text).unwrap()));
         let json = serde_json::to_string(&Weights::default()).unwrap();
         assert_eq!(WeightSet::from_json(&json).unwrap(), WeightSet::default());
-        // The built-in set of the betatetris format: the default base set, and a set of its
-        // own under the double killscreen.
+        // The built-in set of the betatetris format: a set of its own in every bracket,
+        // the default one at levels 29-38 (written out).
         let beta = WeightSet::betatetris();
-        assert_eq!(beta.base, Weights::default());
-        assert!(beta.brackets[2].is_some_and(|w| w != Weights::default()));
+        assert_ne!(beta.base, Weights::default());
+        assert_eq!(beta.brackets[1], Some(Weights::default()));
+        for b in [0, 2] {
+            assert!(beta.brackets[b].is_some_and(|w| w != Weights::default() && w != beta.base));
+        }
     }
 }

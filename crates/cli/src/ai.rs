@@ -180,7 +180,12 @@ struct TuneArgs {
     /// Seed of the sampling of candidates.
     #[arg(long, value_name = "N", default_value_t = 1)]
     rng_seed: u64,
-    /// Where to write the best weights (TOML).
+    /// Which weights to write: `best`, the best candidate of any iteration (on its own
+    /// games, so favoured by their luck), or `mean`, the mean the last iteration sampled
+    /// around.
+    #[arg(long, value_enum, default_value_t = Keep::Best)]
+    keep: Keep,
+    /// Where to write the weights (TOML).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -188,6 +193,15 @@ struct TuneArgs {
 fn parse_bracket(s: &str) -> Result<Bracket, String> {
     Bracket::from_name(s)
         .ok_or_else(|| format!("{s:?}: use base, level19, level29 or double_killscreen"))
+}
+
+/// Which weights `ai tune` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Keep {
+    /// The best candidate of any iteration.
+    Best,
+    /// The mean the last iteration sampled around.
+    Mean,
 }
 
 fn parse_bonus(s: &str) -> Result<f64, String> {
@@ -480,8 +494,20 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
     for g in &history {
         println!("{}", serde_json::to_string(g)?);
     }
-    let toml = best.to_toml();
+    let set = match (args.keep, history.last()) {
+        (Keep::Mean, Some(last)) => {
+            let mut set = config.initial;
+            set.set(config.bracket, last.mean);
+            set
+        }
+        _ => best,
+    };
+    let toml = set.to_toml();
     crate::output::write(&args.output, |w| w.write_all(toml.as_bytes()))?;
-    println!("best weights written to {}", args.output.display());
+    let which = match args.keep {
+        Keep::Best => "best",
+        Keep::Mean => "the last iteration's mean",
+    };
+    println!("{which} weights written to {}", args.output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -474,9 +474,55 @@ fn a_bracket_is_tuned_alone_and_written_as_its_table() {
         .assert()
         .success();
     let set = nestris_ai::WeightSet::load(&out).unwrap();
+    // The other brackets are the built-in set's, as read.
+    let builtin = nestris_ai::WeightSet::betatetris();
     assert!(set.brackets[2].is_some(), "the tuned bracket has its table");
-    assert_eq!(set.brackets[..2], [None, None]);
-    assert_eq!(set.base, nestris_ai::WeightSet::betatetris().base);
+    assert_eq!(set.brackets[..2], builtin.brackets[..2]);
+    assert_eq!(set.base, builtin.base);
+    // --keep mean writes the mean the last iteration sampled around: after one
+    // iteration, the set it started from.
+    let mean = dir.path().join("mean.toml");
+    nestris()
+        .args([
+            "ai",
+            "tune",
+            "--format",
+            "betatetris",
+            "--start-level",
+            "39",
+            "--bracket",
+            "double_killscreen",
+            "--iterations",
+            "1",
+            "--population",
+            "2",
+            "--games",
+            "1",
+            "--max-frames",
+            "300",
+            "--threads",
+            "1",
+            "--keep",
+            "mean",
+            "-o",
+        ])
+        .arg(&mean)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the last iteration's mean weights written",
+        ));
+    let written = nestris_ai::WeightSet::load(&mean).unwrap();
+    let close = |a: &nestris_ai::Weights, b: &nestris_ai::Weights| {
+        let (a, b) = (a.to_array(), b.to_array());
+        a.iter()
+            .zip(&b)
+            .all(|(x, y)| (x - y).abs() <= 1e-5 * y.abs().max(1.0))
+    };
+    assert!(close(
+        &written.brackets[2].unwrap(),
+        &builtin.brackets[2].unwrap()
+    ));
     nestris()
         .args(["ai", "tune", "--bracket", "level39", "-o"])
         .arg(&out)
