@@ -444,10 +444,9 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
         .stderr(predicate::str::contains("starts at level 18 or later"));
 }
 
-#[test]
-fn a_bracket_is_tuned_alone_and_written_as_its_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("ks2.toml");
+/// One iteration of a tiny tune of the betatetris format's double-killscreen set, written
+/// to `out`, with `extra` arguments.
+fn tune_double_killscreen(out: &std::path::Path, extra: &[&str]) -> assert_cmd::assert::Assert {
     nestris()
         .args([
             "ai",
@@ -468,11 +467,19 @@ fn a_bracket_is_tuned_alone_and_written_as_its_table() {
             "300",
             "--threads",
             "1",
-            "-o",
         ])
-        .arg(&out)
+        .args(extra)
+        .arg("-o")
+        .arg(out)
         .assert()
-        .success();
+        .success()
+}
+
+#[test]
+fn a_bracket_is_tuned_alone_and_written_as_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ks2.toml");
+    tune_double_killscreen(&out, &[]);
     let set = nestris_ai::WeightSet::load(&out).unwrap();
     // The other brackets are the built-in set's, as read.
     let builtin = nestris_ai::WeightSet::betatetris();
@@ -482,36 +489,9 @@ fn a_bracket_is_tuned_alone_and_written_as_its_table() {
     // --keep mean writes the mean the last iteration sampled around: after one
     // iteration, the set it started from.
     let mean = dir.path().join("mean.toml");
-    nestris()
-        .args([
-            "ai",
-            "tune",
-            "--format",
-            "betatetris",
-            "--start-level",
-            "39",
-            "--bracket",
-            "double_killscreen",
-            "--iterations",
-            "1",
-            "--population",
-            "2",
-            "--games",
-            "1",
-            "--max-frames",
-            "300",
-            "--threads",
-            "1",
-            "--keep",
-            "mean",
-            "-o",
-        ])
-        .arg(&mean)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "the last iteration's mean weights written",
-        ));
+    tune_double_killscreen(&mean, &["--keep", "mean"]).stdout(predicate::str::contains(
+        "the last iteration's mean weights written",
+    ));
     let written = nestris_ai::WeightSet::load(&mean).unwrap();
     let close = |a: &nestris_ai::Weights, b: &nestris_ai::Weights| {
         let (a, b) = (a.to_array(), b.to_array());
