@@ -1018,7 +1018,7 @@ mod tests {
         let mut killscreen = plain;
         let mut richer = plain.base;
         richer.tetris += 1000.0;
-        killscreen.brackets[crate::Bracket::Level29 as usize - 1] = Some(richer);
+        killscreen.set(crate::Bracket::Level29, richer);
         // Level 18 is weighed with the base set alone; level 29 with its own table.
         assert_eq!(at(18, 0, &plain), at(18, 0, &killscreen));
         let (before, after) = (

@@ -494,20 +494,16 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
     for g in &history {
         println!("{}", serde_json::to_string(g)?);
     }
-    let set = match (args.keep, history.last()) {
+    let (set, which) = match (args.keep, history.last()) {
         (Keep::Mean, Some(last)) => {
             let mut set = config.initial;
             set.set(config.bracket, last.mean);
-            set
+            (set, "the last iteration's mean")
         }
-        _ => best,
+        _ => (best, "best"),
     };
     let toml = set.to_toml();
     crate::output::write(&args.output, |w| w.write_all(toml.as_bytes()))?;
-    let which = match args.keep {
-        Keep::Best => "best",
-        Keep::Mean => "the last iteration's mean",
-    };
     println!("{which} weights written to {}", args.output.display());
     Ok(ExitCode::SUCCESS)
 }
