@@ -18,6 +18,20 @@ const ROWS: usize = 24;
 /// Index of row 0 in [`Board::rows`].
 pub const TOP: usize = 2;
 
+/// A bit per byte of `w` (byte i at bit i) among the bytes `valid` covers that block: the
+/// bytes below `TILE_EMPTY`, eight at a time. A byte is at least $EF when its top bit is
+/// set and its low seven bits plus $11 reach $80 (no carry leaves a byte).
+#[inline(always)]
+fn blocking(w: u64, valid: u64) -> u64 {
+    const _: () = assert!(TILE_EMPTY == 0xEF);
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let empty = ((w & LOW7) + 0x1111_1111_1111_1111) & w & TOP;
+    let blocks = !empty & TOP & valid;
+    // Gathers the eight top bits into the top byte, byte i's at bit 56 + i.
+    ((blocks >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
 /// The occupied cells of the field as row bitmasks (walls included).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -52,11 +66,10 @@ impl Board {
             .chunks_exact(10)
             .chain(p.0[..200].chunks_exact(10));
         for (out, cells) in b.rows.iter_mut().zip(rows) {
-            let mut bits = WALLS;
-            for (c, &t) in cells.iter().enumerate() {
-                bits |= u16::from(t < TILE_EMPTY) << (c + 3);
-            }
-            *out = bits;
+            let lo = u64::from_le_bytes(cells[..8].try_into().expect("ten bytes"));
+            let hi = u64::from(u16::from_le_bytes([cells[8], cells[9]]));
+            let bits = blocking(lo, !0) | blocking(hi, 0xFFFF) << 8;
+            *out = WALLS | (bits as u16) << 3;
         }
         b
     }
@@ -282,6 +295,29 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Each row's bits are the bytes below `TILE_EMPTY`, whatever the page holds.
+        #[test]
+        fn from_playfield_marks_every_blocking_byte(
+            page in proptest::collection::vec(
+                proptest::prop_oneof![0u8..=255, 0xEDu8..=0xF0],
+                256,
+            ),
+        ) {
+            let mut p = Playfield::empty();
+            p.0.copy_from_slice(&page);
+            let b = Board::from_playfield(&p);
+            for (r, row) in b.rows.iter().take(22).enumerate() {
+                let base = if r < 2 { 236 + 10 * r } else { 10 * (r - 2) };
+                let mut want = WALLS;
+                for c in 0..10 {
+                    want |= u16::from(page[base + c] < TILE_EMPTY) << (c + 3);
+                }
+                proptest::prop_assert_eq!(*row, want, "row {}", r as i32 - 2);
             }
         }
     }

@@ -32,15 +32,21 @@ pub(crate) const fn switch(jsr_at: u16, a: u8) -> u32 {
 /// DMA's length). Read before the handler changes anything.
 #[inline]
 pub(crate) fn nmi_play(s: &Snapshot) -> (u32, u32) {
-    // pushes, oamStagingLength, jsr render and its dispatch; render; sleepCounter; the OAM
-    // copy's call up to its DMA write.
-    let sleep = if s.sleep_counter == 0 { 17 } else { 13 };
     // The pause shows render mode 0 (`render_mode_legal_and_title_screens`: the scroll).
     let render = if s.render_mode == 3 {
         render_play(s)
     } else {
         30
     };
+    nmi_with_render(s, render)
+}
+
+/// [`nmi_play`] with the render routine's cycles given.
+#[inline(always)]
+pub(crate) fn nmi_with_render(s: &Snapshot, render: u32) -> (u32, u32) {
+    // pushes, oamStagingLength, jsr render and its dispatch; render; sleepCounter; the OAM
+    // copy's call up to its DMA write.
+    let sleep = if s.sleep_counter == 0 { 17 } else { 13 };
     let to_dma = 24 + 3 + 45 + 6 + render + sleep + 6 + 12;
     // the OAM copy's rts, frame counter, LFSR call, scroll, verticalBlankingInterval,
     // controller read, pulls, rti.
@@ -71,21 +77,43 @@ fn render_play(s: &Snapshot) -> u32 {
     } else {
         26 + COPY_ROWS[s.vram_row as usize] as u32
     };
+    render_play_after(
+        c,
+        s.render_flags,
+        s.level,
+        s.completed_lines,
+        s.frame_counter,
+    )
+}
+
+/// [`render_play`] of a play frame whose playfield copy is done and which has nothing to
+/// redraw and no tetris flash.
+pub(crate) const RENDER_PLAY_IDLE: u32 = render_play_after(26 + COPY_ROWS[0x20] as u32, 0, 0, 0, 0);
+
+/// The rest of [`render_play`] after the line-clear animation or the playfield copy (`c`
+/// cycles).
+#[inline(always)]
+const fn render_play_after(
+    c: u32,
+    flags: u8,
+    level: u8,
+    completed_lines: u8,
+    frame_counter: u16,
+) -> u32 {
     // The second player's branches (8), then lines, level, score and statistics if out of
     // date.
-    let flags = s.render_flags;
     let level = if flags & RENDER_LEVEL != 0 {
-        LEVEL_DIGITS[s.level as usize] as u32
+        LEVEL_DIGITS[level as usize] as u32
     } else {
         9
     };
     let other = RENDER_FLAG_COSTS[(flags & 0x05 | (flags >> 3) & 0x08) as usize] as u32;
     // The tetris flash tests the active copy of completedLines; then the palette write.
-    let flash = if s.completed_lines != 4 {
+    let flash = if completed_lines != 4 {
         22
-    } else if s.frame_counter & 3 != 0 {
+    } else if frame_counter & 3 != 0 {
         29
-    } else if s.frame_counter & 7 != 0 {
+    } else if frame_counter & 7 != 0 {
         38
     } else {
         43
@@ -280,13 +308,16 @@ pub(crate) const HANDLER5: u32 = 19;
 /// `gameModeState_checkForResetKeyCombo` without the reset.
 pub(crate) const HANDLER6: u32 = 18;
 
+/// `gameModeState_startButtonHandling` in play without Start.
+const HANDLER7_PLAY: u32 = 36;
+
 /// `gameModeState_startButtonHandling` when it does not pause (in gameMode 4).
 #[inline(always)]
 pub(crate) const fn handler7(s: &Snapshot) -> u32 {
     if s.render_mode != 3 {
         27
     } else if s.pressed & 0x10 == 0 {
-        36
+        HANDLER7_PLAY
     } else {
         // Start during the curtain: no pause.
         44
@@ -295,6 +326,29 @@ pub(crate) const fn handler7(s: &Snapshot) -> u32 {
 
 /// `gameModeState_vblankThenRunState2`.
 pub(crate) const HANDLER8: u32 = 23;
+
+/// The main loop's passes of an ordinary play frame with nothing pressed, around the
+/// player update (counted apart), to the wait: states 2 to 4, then 5 to 8 and `TO_WAIT`.
+pub(crate) const IDLE_PLAY_PASSES: u32 = pass(2)
+    + handler2(0)
+    + NEXT_PASS
+    + pass(3)
+    + HANDLER3
+    + NEXT_PASS
+    + pass(4)
+    + NEXT_PASS
+    + pass(5)
+    + HANDLER5
+    + NEXT_PASS
+    + pass(6)
+    + HANDLER6
+    + NEXT_PASS
+    + pass(7)
+    + HANDLER7_PLAY
+    + NEXT_PASS
+    + pass(8)
+    + HANDLER8
+    + TO_WAIT;
 
 /// Frame 0 of a game: the rest of `gameModeState_initGameState` after its last wait (the wait
 /// routine's return, `initPlayfieldIfTypeB` for an A-type game, the music choice,

@@ -286,6 +286,11 @@ impl Game {
         }
         self.s.flow.nmi_off_this_frame = false;
         if self.s.clock.known {
+            if QUICK {
+                if let Some(ev) = self.idle_fall_frame(buttons, music) {
+                    return ev;
+                }
+            }
             self.counted_frame(buttons, demo, music, &mut ev);
         } else if !(QUICK && self.s.render_mode != 3 && self.quiet_pause_frame(buttons)) {
             // (The render mode first: a play frame pays one test for the pause's short path.)
@@ -326,6 +331,76 @@ impl Game {
         s.held = now;
         s.clock.pause_entry = false;
         true
+    }
+
+    /// A counted frame of a piece falling on its own: nothing pressed or held, the screen
+    /// copy done, nothing to redraw (most frames of a headless game). The steps of the general path (interrupt, the main
+    /// loop's passes around the player update, the sound update, the clock), without the
+    /// tests these conditions answer. None, with nothing changed, for any other frame.
+    #[inline(always)]
+    fn idle_fall_frame(
+        &mut self,
+        buttons: Buttons,
+        music: Option<&MusicData>,
+    ) -> Option<FrameEvents> {
+        // Far above such a frame's cycles up to the sound update (about 7,000) plus the
+        // update's bound in `update_audio`: no test for an interrupt landing in the work
+        // before the wait can succeed.
+        const POLL_FLOOR: u32 = 24_000;
+        let s = &self.s;
+        if buttons.bits() != 0
+            || s.held != 0
+            || s.play_state != 1
+            || s.game_mode_state != 2
+            || s.game_mode != 4
+            || s.render_mode != 3
+            || s.render_flags != 0
+            || s.vram_row != 0x20
+            || s.completed_lines == 4
+            || s.clock.pending != 0
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.variant.das_only.is_some()
+            || s.clock.first_poll_end() <= POLL_FLOOR
+        {
+            return None;
+        }
+        let mut ev = FrameEvents::default();
+        // The interrupt's cycles read the state before it changes anything.
+        let (nmi, dma_at) = cycles::nmi_with_render(s, cycles::RENDER_PLAY_IDLE);
+        let parity = (s.clock.odd_cycle as u32 ^ dma_at) & 1;
+        ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
+        ev.cycles.known = true;
+        let after_load = s.clock.after_load;
+        let s = &mut self.s;
+        s.sleep_counter = s.sleep_counter.saturating_sub(1);
+        s.frame_counter = s.frame_counter.wrapping_add(1);
+        s.rng = lfsr_step(s.rng);
+        s.pressed = 0;
+        s.fall_timer = s.fall_timer.wrapping_add(1);
+        let player = self.update_idle_player(&mut ev);
+        ev.cycles.player = player as u16;
+        // The sound update, the quiet one inline (an interrupt cannot land in it: see
+        // `POLL_FLOOR`).
+        let (audio, exact) = if self.s.audio.is_silent() {
+            (6 + self.s.audio.quiet_update(), true)
+        } else {
+            let u = self.s.audio.update(music);
+            (6 + u.cycles, u.exact)
+        };
+        ev.cycles.audio = audio as u16;
+        ev.cycles.known = exact;
+        let work = cycles::wait_exit(after_load)
+            + cycles::AFTER_WAIT
+            + cycles::IDLE_PLAY_PASSES
+            + cycles::UPDATE_PLAYER1
+            + player;
+        debug_assert!(
+            ev.cycles.nmi as u32 + work + 12_000 < POLL_FLOOR,
+            "an idle frame's cycles grew past the floor"
+        );
+        ev.cycles.work = (work + audio) as u16;
+        self.count_time(&mut ev);
+        Some(ev)
     }
 
     /// The menus are not counted, so a game entered through them (A-type: B-type's garbage
@@ -1373,5 +1448,60 @@ mod tests {
                 }
             }
         }
+
+        /// The same for games played the way a placement environment plays them: taps,
+        /// then long stretches of nothing pressed in which the piece falls on its own (the
+        /// idle short path), from levels where pieces lock, clear and top out quickly,
+        /// the music off so that every frame is counted.
+        #[test]
+        fn idle_frames_agree(
+            seed in any::<u64>(),
+            level in prop::sample::select(vec![0u8, 9, 15, 18, 19, 29]),
+            rng in any::<u16>(),
+            pads in prop::collection::vec((0usize..IDLE_PADS.len(), 1usize..30), 1..80),
+        ) {
+            let setup = GameSetup {
+                level,
+                music_type: 3,
+                rng,
+                ..GameSetup::from_seed(seed)
+            };
+            let mut quick = Game::new(setup);
+            let mut general = quick.clone();
+            for (pad, frames) in pads {
+                for f in 0..frames {
+                    // A tap is one frame of its buttons, then nothing.
+                    let b = Buttons(if f == 0 { IDLE_PADS[pad] } else { 0 });
+                    let a = quick.step_with::<true>(b, &DemoData::BUILTIN, None);
+                    let g = general.step_with::<false>(b, &DemoData::BUILTIN, None);
+                    prop_assert_eq!(a, g);
+                    prop_assert_eq!(&quick, &general);
+                }
+            }
+        }
+    }
+
+    /// Taps of the idle test: nothing, a shift, a rotation, both, Select (the preview).
+    const IDLE_PADS: [u8; 7] = [0x00, 0x00, 0x01, 0x02, 0x80, 0x41, 0x20];
+
+    /// The idle short path is the one most frames of a game left to fall take: from level
+    /// 18 with nothing pressed, it runs every frame a piece falls with the sound engine
+    /// silent and the screen copy done.
+    #[test]
+    fn idle_path_is_taken() {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            music_type: 3,
+            ..GameSetup::from_seed(7)
+        });
+        assert!(g.s.clock.known, "a game with the music off is counted");
+        let (mut idle, mut frames) = (0, 0);
+        while !g.is_over() && frames < 5_000 {
+            idle += usize::from(g.clone().idle_fall_frame(Buttons::NONE, None).is_some());
+            g.step(Buttons::NONE);
+            frames += 1;
+        }
+        assert!(g.is_over(), "the stack reaches the top");
+        assert!(idle * 2 > frames, "{idle} idle frames of {frames}");
     }
 }

@@ -134,6 +134,18 @@ impl Game {
         false
     }
 
+    /// [`Game::update_player`] in the falling state with nothing pressed or held and the
+    /// cartridge's shift rule: only gravity (or the first piece's countdown) acts. Returns
+    /// the cycles `Cycles::player` counts.
+    #[inline(always)]
+    pub(crate) fn update_idle_player(&mut self, ev: &mut FrameEvents) -> u32 {
+        let handler = cy::CONTROLS + cy::SHIFT_IDLE + cy::ROTATE_IDLE + self.drop(ev);
+        BRANCH_ON_PLAY_STATE
+            + handler
+            + self.stage_piece_sprite()
+            + cy::stage_next_piece(self.s.display_next_piece)
+    }
+
     /// `stageSpriteForCurrentPiece` leaves the last mino's sprite row in `originalY`,
     /// which the level menu shows through for a few frames after a game. Returns its
     /// cycles with its `jsr`.

@@ -125,7 +125,7 @@ impl Clock {
 
     /// Moves the clock over a frame whose handler began where `self` says and whose code
     /// (handler and main-loop work) took `total` cycles before entering the wait loop.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn advance(&mut self, total: u32) -> Arrival {
         // Dots from the loop's entry to the next signal.
         let d = self.frame_dots() as i32 - self.nmi_dots as i32 - (DOTS_PER_CYCLE * total) as i32;

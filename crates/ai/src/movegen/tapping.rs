@@ -133,9 +133,12 @@ pub(super) struct Taps {
     sets: Vec<u64>,
     /// Per frame boundary: the row the alive states are on.
     rows: Vec<u8>,
+    /// What `rows` was made from: the start's row, gravity timer and countdown, the
+    /// speed and the pattern's longest gap.
+    fall: Option<(u8, u8, u8, u8, u8)>,
     /// Per place in the pattern and state bit (`k * 64 + bit`): its latest arrival (see
     /// `arrivals`), or `NONE`.
-    latest: [u16; 64 * MAX_TAPS],
+    latest: Box<[u16; 64 * MAX_TAPS]>,
     /// Every arrival of a state that was not alive at the boundary before (a state
     /// stays alive from its arrival to its landing): the boundary, and the state's
     /// arrival before this one. Walking back by waiting jumps to it.
@@ -154,7 +157,7 @@ pub(super) struct Taps {
     /// The start's bit.
     root: u64,
     /// Per state bit: the rows it landed on (bit per row).
-    landed_rows: [u32; 64],
+    landed_rows: Box<[u32; 64]>,
     /// Per state bit and row it landed on: the landing's frame, the boundary it was
     /// made from (bits 16..32) and whether by a tap (bit 32).
     landings: Vec<u64>,
@@ -165,7 +168,8 @@ impl Default for Taps {
         Taps {
             sets: Vec::new(),
             rows: Vec::new(),
-            latest: [NONE; 64 * MAX_TAPS],
+            fall: None,
+            latest: Box::new([NONE; 64 * MAX_TAPS]),
             arrivals: Vec::new(),
             fit: [0; FIT_ROWS],
             ids: [0; 4],
@@ -175,7 +179,7 @@ impl Default for Taps {
             gaps: [2; MAX_TAPS],
             phases: 1,
             root: 0,
-            landed_rows: [0; 64],
+            landed_rows: Box::new([0; 64]),
             landings: Vec::new(),
         }
     }
@@ -256,29 +260,35 @@ impl MoveGen {
         // The rows of the fall: the gravity timer and the first piece's countdown run
         // as `frame` runs them with no Down held, and every state alive between two
         // frames has dropped on the same frames.
-        t.rows.clear();
-        let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
-        let speed = rules.speed;
-        loop {
-            t.rows.push(y);
-            if y > 20 {
-                break;
-            }
-            ft = ft.wrapping_add(1);
-            if ary & 0x80 != 0 {
-                ary = ary.wrapping_add(1);
-                if (ft.wrapping_sub(speed) as i8) >= 0 {
-                    ft = speed;
+        // The same for every search from the same start and speed (a placement game's
+        // pieces mostly start alike): kept from the last search.
+        let fall = (root.y, root.ft, root.ary, rules.speed, longest as u8);
+        if t.fall != Some(fall) {
+            t.fall = Some(fall);
+            t.rows.clear();
+            let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
+            let speed = rules.speed;
+            loop {
+                t.rows.push(y);
+                if y > 20 {
+                    break;
                 }
-            } else if (ft.wrapping_sub(speed) as i8) >= 0 {
-                ft = 0;
-                y += 1;
+                ft = ft.wrapping_add(1);
+                if ary & 0x80 != 0 {
+                    ary = ary.wrapping_add(1);
+                    if (ft.wrapping_sub(speed) as i8) >= 0 {
+                        ft = speed;
+                    }
+                } else if (ft.wrapping_sub(speed) as i8) >= 0 {
+                    ft = 0;
+                    y += 1;
+                }
             }
-        }
-        // Room for the frames of a tap made from the last boundaries.
-        let last_row = *t.rows.last().unwrap();
-        for _ in 0..longest {
-            t.rows.push(last_row);
+            // Room for the frames of a tap made from the last boundaries.
+            let last_row = *t.rows.last().unwrap();
+            for _ in 0..longest {
+                t.rows.push(last_row);
+            }
         }
         let frames = t.rows.len();
         t.sets.clear();
@@ -288,7 +298,7 @@ impl MoveGen {
         self.waited_sets.clear();
         self.waited_sets.resize(frames * phases, 0);
         let mut landed = [0u64; FIT_ROWS];
-        t.landed_rows = [0; 64];
+        t.landed_rows.fill(0);
         t.landings.resize(64 * FIT_ROWS, 0);
         let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
         t.root = bit(root.o, root.x);

@@ -98,7 +98,7 @@ const IDLE_SLOTS: u32 = 41 + 38 + 41 + 47;
 /// Cycles of the whole update when nothing plays and nothing is asked for: the entry and
 /// the pause test (17), the flags cleared (10), the idle slots, `jsr updateMusic` and its
 /// way out with no track (6 + 27), the closing loop with its setup (4 + 59) and the `rts`.
-const QUIET_UPDATE: u32 = 17 + 10 + IDLE_SLOTS + 6 + 27 + 4 + 59 + 6;
+pub(super) const QUIET_UPDATE: u32 = 17 + 10 + IDLE_SLOTS + 6 + 27 + 4 + 59 + 6;
 
 /// Low bytes of the tables' addresses ($E0xx), as the slot updates load them.
 const SLOT0_INIT: u8 = 0x09;
@@ -176,19 +176,9 @@ impl<K: Clock> Cpu<'_, K> {
     /// `updateAudio_jmp`: the whole call.
     #[inline(always)]
     pub(super) fn update_audio(&mut self) {
-        let s = &mut *self.s;
-        if !K::DETAIL
-            && s.music_staging_noise_hi != 5
-            && s.sound_effect_slot_init == [0; 4]
-            && s.sound_effect_slot_playing == [0; 5]
-            && s.music_track == 0
-            && s.currently_playing_music_track == 0
-        {
-            // The frame of a silent game (music off, no effect): the same steps as below,
-            // all of whose tests are known.
-            s.audio_initialized = 0;
-            s.music_pause_sound_effect_counter = 0;
-            return self.k.lump(QUIET_UPDATE);
+        if !K::DETAIL && self.s.is_silent() {
+            let cycles = self.s.quiet_update();
+            return self.k.lump(cycles);
         }
         // jmp updateAudio; lda #$C0; sta JOY2_APUFC; lda musicStagingNoiseHi; cmp #$05
         self.k.run(&[3, 2, 4, 4, 2]);

@@ -297,6 +297,26 @@ impl Audio {
         currently_playing_music_track: 0,
     };
 
+    /// Nothing plays (no music, no effect, not paused) and nothing is asked for: the
+    /// update is [`Audio::quiet_update`].
+    #[inline(always)]
+    pub(crate) fn is_silent(&self) -> bool {
+        self.music_staging_noise_hi != 5
+            && self.sound_effect_slot_init == [0; 4]
+            && self.sound_effect_slot_playing == [0; 5]
+            && self.music_track == 0
+            && self.currently_playing_music_track == 0
+    }
+
+    /// [`Audio::update`] of a silent engine ([`Audio::is_silent`]): the same steps, all of
+    /// whose tests are known. Returns its cycles.
+    #[inline(always)]
+    pub(crate) fn quiet_update(&mut self) -> u32 {
+        self.audio_initialized = 0;
+        self.music_pause_sound_effect_counter = 0;
+        effects::QUIET_UPDATE
+    }
+
     /// One call of `updateAudio` (see the module documentation for what the cycles
     /// include). `music` is the cartridge's music data; without it the update is exact
     /// unless music plays. A frame in which no slot has anything to do costs a few
