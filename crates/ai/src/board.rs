@@ -62,11 +62,12 @@ impl Board {
         let mut b = Board::empty();
         // Rows -2 and -1 are the page's bytes 236..256, rows 0..20 its first 200: ten
         // bytes a row either way.
-        let rows = p.0[236..]
-            .chunks_exact(10)
-            .chain(p.0[..200].chunks_exact(10));
-        for (out, cells) in b.rows.iter_mut().zip(rows) {
-            let lo = u64::from_le_bytes(cells[..8].try_into().expect("ten bytes"));
+        for (r, out) in b.rows.iter_mut().take(22).enumerate() {
+            let base = if r < 2 { 236 + 10 * r } else { 10 * (r - 2) };
+            let cells: &[u8; 10] = p.0[base..base + 10].try_into().expect("ten bytes");
+            let lo = u64::from_le_bytes([
+                cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7],
+            ]);
             let hi = u64::from(u16::from_le_bytes([cells[8], cells[9]]));
             let bits = blocking(lo, !0) | blocking(hi, 0xFFFF) << 8;
             *out = WALLS | (bits as u16) << 3;

@@ -266,6 +266,12 @@ impl Variant {
         if matches!(self.caps, [None, None]) {
             return (speed, false);
         }
+        self.capped_gravity(speed, level, lines)
+    }
+
+    /// [`Variant::gravity`] under a line cap (out of the cartridge's frames' way).
+    #[inline(never)]
+    fn capped_gravity(&self, speed: u8, level: u8, lines: [u8; 2]) -> (u8, bool) {
         match self.gravity_rule(level, cap_lines(lines)) {
             Some(CapRule::Ks) => (1, false),
             Some(CapRule::KsX2) => (speed, true),

@@ -30,7 +30,7 @@
 //! way to reach one.
 
 use super::{Act, MoveGen, PieceState, Placement, Rules, A, B, L, ORIENT_INDEX, R};
-use crate::board::Board;
+use crate::board::{Board, WALLS};
 use crate::taps::{TapPattern, MAX_TAPS};
 use nestris_core::tables::{ORIENTATION_CELLS, ROTATE_A};
 
@@ -55,11 +55,22 @@ const PHASE_SHIFT: u32 = 24;
 /// walls in the row's outer bits block the pivots that would leave the field).
 fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [u64; FIT_ROWS]) {
     *fit = [0; FIT_ROWS];
+    // The rows above the stack hold only the walls: there a lane's fit is the same on
+    // every row, that of the first.
+    let clear = board.rows.iter().take_while(|&&r| r == WALLS).count();
     for (lane, &o) in ids.iter().enumerate().take(n) {
         let cells = &ORIENTATION_CELLS[o as usize];
         let shift = [0, 1, 2, 3].map(|k| (cells[k].1 + 3) as u32);
         let row = [0, 1, 2, 3].map(|k| (cells[k].0 + 2) as usize);
-        for (y, f) in fit.iter_mut().enumerate().take(21).skip(from_row) {
+        // Pivot rows whose four cells' rows are all clear.
+        let open = clear.saturating_sub(row.into_iter().max().unwrap_or(0));
+        let walls =
+            (WALLS >> shift[0]) | (WALLS >> shift[1]) | (WALLS >> shift[2]) | (WALLS >> shift[3]);
+        let open_fit = (!u64::from(walls) & LANE) << (16 * lane);
+        for f in fit.iter_mut().take(open.min(21)).skip(from_row) {
+            *f |= open_fit;
+        }
+        for (y, f) in fit.iter_mut().enumerate().take(21).skip(from_row.max(open)) {
             let blocked = (board.rows[y + row[0]] >> shift[0])
                 | (board.rows[y + row[1]] >> shift[1])
                 | (board.rows[y + row[2]] >> shift[2])
