@@ -1483,8 +1483,9 @@ mod tests {
         }
 
         /// The same for games played the way a placement environment plays them: taps,
-        /// then long stretches of nothing pressed (the quiet short path), from levels where pieces lock, clear and top out quickly,
-        /// the music off so that every frame is counted.
+        /// then long stretches of nothing pressed (the quiet short path), from levels where
+        /// pieces lock, clear and top out quickly, the music off so that every frame is
+        /// counted.
         #[test]
         fn idle_frames_agree(
             seed in any::<u64>(),
@@ -1498,18 +1499,7 @@ mod tests {
                 rng,
                 ..GameSetup::from_seed(seed)
             };
-            let mut quick = Game::new(setup);
-            let mut general = quick.clone();
-            for (pad, frames) in pads {
-                for f in 0..frames {
-                    // A tap is one frame of its buttons, then nothing.
-                    let b = Buttons(if f == 0 { IDLE_PADS[pad] } else { 0 });
-                    let a = quick.step_with::<true>(b, &DemoData::BUILTIN, None);
-                    let g = general.step_with::<false>(b, &DemoData::BUILTIN, None);
-                    prop_assert_eq!(a, g);
-                    prop_assert_eq!(&quick, &general);
-                }
-            }
+            tap_both_ways(Game::new(setup), &pads)?;
         }
     }
 
@@ -1543,18 +1533,26 @@ mod tests {
                     }
                 }
             }
-            let mut quick = Game::from_snapshot(s).unwrap();
-            let mut general = quick.clone();
-            for (pad, frames) in pads {
-                for f in 0..frames {
-                    let b = Buttons(if f == 0 { IDLE_PADS[pad] } else { 0 });
-                    let a = quick.step_with::<true>(b, &DemoData::BUILTIN, None);
-                    let g = general.step_with::<false>(b, &DemoData::BUILTIN, None);
-                    prop_assert_eq!(a, g);
-                    prop_assert_eq!(&quick, &general);
-                }
+            tap_both_ways(Game::from_snapshot(s).unwrap(), &pads)?;
+        }
+    }
+
+    /// Plays `game` with the short paths and without, a tap (`IDLE_PADS[pad]`, one frame)
+    /// then nothing for the rest of each `(pad, frames)`, and requires the same events and
+    /// the same whole game every frame.
+    fn tap_both_ways(game: Game, pads: &[(usize, usize)]) -> Result<(), TestCaseError> {
+        let mut quick = game;
+        let mut general = quick.clone();
+        for &(pad, frames) in pads {
+            for f in 0..frames {
+                let b = Buttons(if f == 0 { IDLE_PADS[pad] } else { 0 });
+                let a = quick.step_with::<true>(b, &DemoData::BUILTIN, None);
+                let g = general.step_with::<false>(b, &DemoData::BUILTIN, None);
+                prop_assert_eq!(a, g);
+                prop_assert_eq!(&quick, &general);
             }
         }
+        Ok(())
     }
 
     /// Taps of the idle test: nothing, a shift, a rotation, both, Select (the preview).
