@@ -324,13 +324,20 @@ impl Game {
         {
             return false;
         }
-        s.sleep_counter = s.sleep_counter.saturating_sub(1);
-        s.frame_counter = s.frame_counter.wrapping_add(1);
-        s.rng = lfsr_step(s.rng);
         s.pressed = pressed;
         s.held = now;
         s.clock.pause_entry = false;
+        self.tick_counters();
         true
+    }
+
+    /// The interrupt's counters: `sleepCounter`, `frameCounter` and the generator.
+    #[inline(always)]
+    fn tick_counters(&mut self) {
+        let s = &mut self.s;
+        s.sleep_counter = s.sleep_counter.saturating_sub(1);
+        s.frame_counter = s.frame_counter.wrapping_add(1);
+        s.rng = lfsr_step(s.rng);
     }
 
     /// A counted play frame with no button down, in a state whose update never waits and
@@ -374,27 +381,21 @@ impl Game {
             && s.vram_row == 0x20
             && s.completed_lines != 4
             && s.variant.das_only.is_none();
-        let mut ev = FrameEvents::default();
-        // The interrupt's cycles read the state before it changes anything.
-        let (nmi, dma_at) = if falling {
-            cycles::nmi_with_render(s, cycles::RENDER_PLAY_IDLE)
-        } else {
-            cycles::nmi_play(s)
-        };
-        let parity = (s.clock.odd_cycle as u32 ^ dma_at) & 1;
-        ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
-        ev.cycles.known = true;
         let after_load = s.clock.after_load;
-        if !falling {
-            self.render_play_frame(&mut ev);
+        let mut ev = FrameEvents::default();
+        if falling {
+            // The interrupt with its render's cycles known (and nothing for it to do).
+            let (nmi, dma_at) = cycles::nmi_with_render(s, cycles::RENDER_PLAY_IDLE);
+            let parity = (s.clock.odd_cycle as u32 ^ dma_at) & 1;
+            ev.cycles.nmi = (nmi + cycles::OAM_DMA[parity as usize]) as u16;
+            ev.cycles.known = true;
+            self.tick_counters();
+            self.s.pressed = 0;
+            self.s.held = 0;
+        } else {
+            self.interrupt::<true>(buttons, demo, &mut ev);
         }
-        let s = &mut self.s;
-        s.sleep_counter = s.sleep_counter.saturating_sub(1);
-        s.frame_counter = s.frame_counter.wrapping_add(1);
-        s.rng = lfsr_step(s.rng);
-        s.pressed = 0;
-        s.held = 0;
-        s.fall_timer = s.fall_timer.wrapping_add(1);
+        self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
         let player = if falling {
             let c = self.update_idle_player(&mut ev);
             ev.cycles.player = c as u16;
@@ -406,16 +407,11 @@ impl Game {
             self.request_sounds(&ev, checking);
             ev.cycles.player as u32
         };
-        // The sound update, the quiet one inline (an interrupt cannot land in it: see
-        // `POLL_FLOOR`).
-        let (audio, exact) = if self.s.audio.is_silent() {
-            (6 + self.s.audio.quiet_update(), true)
-        } else {
-            let u = self.s.audio.update(music);
-            (6 + u.cycles, u.exact)
-        };
+        // The sound update: an interrupt cannot land in it (see `POLL_FLOOR`).
+        let u = self.s.audio.update(music);
+        let audio = 6 + u.cycles;
         ev.cycles.audio = audio as u16;
-        ev.cycles.known = exact;
+        ev.cycles.known = u.exact;
         let work = cycles::wait_exit(after_load)
             + cycles::AFTER_WAIT
             + cycles::IDLE_PLAY_PASSES
@@ -701,9 +697,7 @@ impl Game {
         if self.s.render_mode == 3 {
             self.render_play_frame(ev);
         }
-        self.s.sleep_counter = self.s.sleep_counter.saturating_sub(1);
-        self.s.frame_counter = self.s.frame_counter.wrapping_add(1);
-        self.s.rng = lfsr_step(self.s.rng);
+        self.tick_counters();
         if self.s.game_mode == 5 {
             self.poll_demo(buttons, demo);
         } else {

@@ -124,10 +124,7 @@ impl Game {
         if waits {
             return true;
         }
-        let c = BRANCH_ON_PLAY_STATE
-            + handler
-            + self.stage_piece_sprite()
-            + cy::stage_next_piece(self.s.display_next_piece);
+        let c = self.around_handler(handler);
         if COUNT {
             ev.cycles.player = c as u16;
         }
@@ -140,6 +137,13 @@ impl Game {
     #[inline(always)]
     pub(crate) fn update_idle_player(&mut self, ev: &mut FrameEvents) -> u32 {
         let handler = cy::CONTROLS + cy::SHIFT_IDLE + cy::ROTATE_IDLE + self.drop(ev);
+        self.around_handler(handler)
+    }
+
+    /// The player update's cycles around a `playState` handler of `handler` cycles: the
+    /// dispatch, then the two sprite stagings (which it runs).
+    #[inline(always)]
+    fn around_handler(&mut self, handler: u32) -> u32 {
         BRANCH_ON_PLAY_STATE
             + handler
             + self.stage_piece_sprite()

@@ -176,10 +176,6 @@ impl<K: Clock> Cpu<'_, K> {
     /// `updateAudio_jmp`: the whole call.
     #[inline(always)]
     pub(super) fn update_audio(&mut self) {
-        if !K::DETAIL && self.s.is_silent() {
-            let cycles = self.s.quiet_update();
-            return self.k.lump(cycles);
-        }
         // jmp updateAudio; lda #$C0; sta JOY2_APUFC; lda musicStagingNoiseHi; cmp #$05
         self.k.run(&[3, 2, 4, 4, 2]);
         let paused = self.s.music_staging_noise_hi == 5;

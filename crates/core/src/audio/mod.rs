@@ -311,7 +311,7 @@ impl Audio {
     /// [`Audio::update`] of a silent engine ([`Audio::is_silent`]): the same steps, all of
     /// whose tests are known. Returns its cycles.
     #[inline(always)]
-    pub(crate) fn quiet_update(&mut self) -> u32 {
+    fn quiet_update(&mut self) -> u32 {
         self.audio_initialized = 0;
         self.music_pause_sound_effect_counter = 0;
         effects::QUIET_UPDATE
@@ -321,8 +321,22 @@ impl Audio {
     /// include). `music` is the cartridge's music data; without it the update is exact
     /// unless music plays. A frame in which no slot has anything to do costs a few
     /// comparisons; one with music walks the four channels as the cartridge does.
-    #[inline(never)]
+    #[inline(always)]
     pub fn update(&mut self, music: Option<&MusicData>) -> Update {
+        // Most frames of a game with the music off: no call.
+        if self.is_silent() {
+            return Update {
+                cycles: self.quiet_update(),
+                exact: true,
+            };
+        }
+        self.update_playing(music)
+    }
+
+    /// [`Audio::update`] when something plays or is asked for. Not inlined: it holds the
+    /// whole sound engine.
+    #[inline(never)]
+    fn update_playing(&mut self, music: Option<&MusicData>) -> Update {
         let mut cpu = Cpu {
             s: self,
             rom: music,
