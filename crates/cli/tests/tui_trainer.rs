@@ -116,11 +116,13 @@ fn a_drought_trainer_plays_in_the_terminal_named_and_its_replay_verifies() {
     ]);
     assert!(out.status.success(), "tmux new-session: {out:?}");
 
-    // No menus: the practice game is on screen at once, its rules named.
+    // No menus: the practice game is on screen at once, its rules named. (Waiting for
+    // every word, not the first of them: a capture can catch the terminal mid-redraw.)
+    let words = ["DROUGHT 18", "LEVEL", "18", "LINES-000", "NTSC", "A-TYPE"];
     let first = tmux.wait_for(Duration::from_secs(10), |s| {
-        s.contains("STATISTICS") && s.contains("[]")
+        s.contains("STATISTICS") && s.contains("[]") && words.iter().all(|w| s.contains(w))
     });
-    for word in ["DROUGHT 18", "LEVEL", "18", "LINES-000", "NTSC", "A-TYPE"] {
+    for word in words {
         assert!(first.contains(word), "{word} missing from\n{first}");
     }
     assert!(!first.contains("SEED"), "no seed:\n{first}");

@@ -153,7 +153,7 @@ impl Game {
     /// `stageSpriteForCurrentPiece` leaves the last mino's sprite row in `originalY`,
     /// which the level menu shows through for a few frames after a game. Returns its
     /// cycles with its `jsr`.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn stage_piece_sprite(&mut self) -> u32 {
         let piece = self.s.piece;
         let y = self.s.y;

@@ -162,8 +162,8 @@ fn plays_in_tmux() {
         ]
     );
 
-    let first = tmux.wait_for(Duration::from_secs(2), |s| s.contains("[]"));
-    for word in [
+    // Every word waited for, not the first: a capture can catch the terminal mid-redraw.
+    let words = [
         "LINES-000",
         "TOP",
         "010000",
@@ -174,7 +174,11 @@ fn plays_in_tmux() {
         "STATISTICS",
         "A-TYPE",
         "[]",
-    ] {
+    ];
+    let first = tmux.wait_for(Duration::from_secs(2), |s| {
+        words.iter().all(|w| s.contains(w))
+    });
+    for word in words {
         assert!(first.contains(word), "{word} missing from\n{first}");
     }
     assert_eq!(score(&first), Some(0));
