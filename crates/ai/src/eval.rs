@@ -142,6 +142,8 @@ pub enum WeightsError {
     Toml(toml::de::Error),
     /// The JSON is not a weights object.
     Json(serde_json::Error),
+    /// A `[high_stack]` table without a `from_height` of 1 to 20 rows.
+    HighStackHeight,
 }
 
 impl std::fmt::Display for WeightsError {
@@ -150,6 +152,12 @@ impl std::fmt::Display for WeightsError {
             WeightsError::Io(e) => write!(f, "reading weights: {e}"),
             WeightsError::Toml(e) => write!(f, "weights TOML: {e}"),
             WeightsError::Json(e) => write!(f, "weights JSON: {e}"),
+            WeightsError::HighStackHeight => {
+                write!(
+                    f,
+                    "weights: the high_stack table needs a from_height of 1 to 20 (rows)"
+                )
+            }
         }
     }
 }
@@ -256,6 +264,9 @@ impl Bracket {
 /// `[double_killscreen]`). A bracket's table gives the fields that differ from the base
 /// set: a field it leaves out keeps the base set's value. Written out, a bracket's table
 /// lists every field.
+///
+/// A `[high_stack]` table (a [`HighStack`]) may add a set for high stacks before level 29: its
+/// `from_height` and the fields that differ from the base set.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
 pub struct WeightSet {
     /// The base set (before level 19, and any bracket without a set of its own).
@@ -263,6 +274,20 @@ pub struct WeightSet {
     /// The sets of [`Bracket::Level19`], [`Bracket::Level29`] and
     /// [`Bracket::DoubleKillscreen`], in that order, where given.
     pub brackets: [Option<Weights>; 3],
+    /// The set for high stacks, where given.
+    pub high_stack: Option<HighStack>,
+}
+
+/// A set for high stacks: in the brackets before level 29 ([`Bracket::Base`] and
+/// [`Bracket::Level19`]), a position whose highest column is `from_height` rows or more
+/// is searched with `weights` instead of its bracket's set. (Sets tuned for score stack high
+/// and lose games early; a safer set where the stack is high keeps them.)
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct HighStack {
+    /// Rows of the highest column from which the set applies (1-20).
+    pub from_height: u8,
+    /// The set.
+    pub weights: Weights,
 }
 
 impl From<Weights> for WeightSet {
@@ -271,6 +296,7 @@ impl From<Weights> for WeightSet {
         WeightSet {
             base,
             brackets: [None; 3],
+            high_stack: None,
         }
     }
 }
@@ -286,6 +312,16 @@ struct FileSet {
     level29: Option<serde_json::Map<String, serde_json::Value>>,
     #[serde(default)]
     double_killscreen: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default)]
+    high_stack: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// A `[high_stack]` table as written: its `from_height`, then every field of its set.
+#[derive(Serialize)]
+struct HighStackOut<'a> {
+    from_height: u8,
+    #[serde(flatten)]
+    weights: &'a Weights,
 }
 
 /// A weights file as written: the base set, then every bracket that has a set.
@@ -299,6 +335,8 @@ struct FileSetOut<'a> {
     level29: Option<&'a Weights>,
     #[serde(skip_serializing_if = "Option::is_none")]
     double_killscreen: Option<&'a Weights>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    high_stack: Option<HighStackOut<'a>>,
 }
 
 impl WeightSet {
@@ -315,6 +353,21 @@ impl WeightSet {
         match bracket {
             Bracket::Base => &self.base,
             b => self.brackets[b as usize - 1].as_ref().unwrap_or(&self.base),
+        }
+    }
+
+    /// The set a position in `bracket` whose highest column is `height` rows is evaluated
+    /// with: [`WeightSet::get`], or the [`HighStack`] set where it applies.
+    #[inline]
+    pub fn for_position(&self, bracket: Bracket, height: u8) -> &Weights {
+        match &self.high_stack {
+            Some(d)
+                if height >= d.from_height
+                    && matches!(bracket, Bracket::Base | Bracket::Level19) =>
+            {
+                &d.weights
+            }
+            _ => self.get(bracket),
         }
     }
 
@@ -355,6 +408,20 @@ impl WeightSet {
                 })
                 .transpose()
         };
+        let high_stack = match file.high_stack {
+            None => None,
+            Some(mut t) => {
+                let height = t
+                    .remove("from_height")
+                    .and_then(|h| h.as_u64())
+                    .filter(|h| (1..=20).contains(h))
+                    .ok_or(WeightsError::HighStackHeight)?;
+                Some(HighStack {
+                    from_height: height as u8,
+                    weights: over(Some(t))?.unwrap_or(base),
+                })
+            }
+        };
         Ok(WeightSet {
             base,
             brackets: [
@@ -362,6 +429,7 @@ impl WeightSet {
                 over(file.level29)?,
                 over(file.double_killscreen)?,
             ],
+            high_stack,
         })
     }
 
@@ -371,6 +439,10 @@ impl WeightSet {
             level19: self.brackets[0].as_ref(),
             level29: self.brackets[1].as_ref(),
             double_killscreen: self.brackets[2].as_ref(),
+            high_stack: self.high_stack.as_ref().map(|d| HighStackOut {
+                from_height: d.from_height,
+                weights: &d.weights,
+            }),
         }
     }
 
@@ -752,5 +824,41 @@ mod tests {
         for b in [0, 2] {
             assert!(beta.brackets[b].is_some_and(|w| w != Weights::default() && w != beta.base));
         }
+    }
+
+    #[test]
+    fn a_high_stack_set_parses_round_trips_and_applies_before_29() {
+        let text = "holes = -1.0\n\n[high_stack]\nfrom_height = 12\nholes = -9.0\n";
+        let set = WeightSet::from_toml(text).unwrap();
+        let high = set.high_stack.expect("the table read");
+        assert_eq!(high.from_height, 12);
+        assert_eq!(high.weights.holes, -9.0);
+        // The fields it leaves out are the base set's.
+        assert_eq!(high.weights.tetris, set.base.tetris);
+        assert_eq!(WeightSet::from_toml(&set.to_toml()).unwrap(), set);
+        assert_eq!(WeightSet::from_json(&set.to_json()).unwrap(), set);
+        assert_eq!(set.for_position(Bracket::Base, 11), &set.base);
+        assert_eq!(set.for_position(Bracket::Base, 12), &high.weights);
+        assert_eq!(set.for_position(Bracket::Level19, 20), &high.weights);
+        for b in [Bracket::Level29, Bracket::DoubleKillscreen] {
+            assert_eq!(set.for_position(b, 20), set.get(b));
+        }
+        for bad in [
+            "[high_stack]\nholes = 1.0\n",
+            "[high_stack]\nfrom_height = 0\n",
+            "[high_stack]\nfrom_height = 21\n",
+            "[high_stack]\nfrom_height = \"ten\"\n",
+        ] {
+            let e = WeightSet::from_toml(bad).unwrap_err();
+            assert!(e.to_string().contains("from_height"), "{bad}: {e}");
+        }
+        // The betatetris format's: the default set from 10 rows.
+        assert_eq!(
+            WeightSet::betatetris().high_stack,
+            Some(HighStack {
+                from_height: 10,
+                weights: Weights::default()
+            })
+        );
     }
 }

@@ -48,7 +48,7 @@ pub mod taps;
 pub mod tune;
 
 pub use board::Board;
-pub use eval::{Bracket, WeightSet, Weights};
+pub use eval::{Bracket, HighStack, WeightSet, Weights};
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start, Trace};
 pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};

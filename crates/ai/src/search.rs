@@ -263,10 +263,12 @@ impl Search {
     /// value; returns how many to expand.
     fn first_ply(&mut self, start: &Start, progress: Progress) -> usize {
         // The bracket of the position searched from: its level, and the gravity its piece
-        // falls by (a variant's double killscreen wherever its rule puts it).
+        // falls by (a variant's double killscreen wherever its rule puts it); the high-stack
+        // set instead where its stack is high.
+        let height = start.board.heights().into_iter().max().unwrap_or(0);
         self.active = *self
             .weights
-            .get(Bracket::of(progress.level, start.rules.double));
+            .for_position(Bracket::of(progress.level, start.rules.double), height);
         self.first.generate(start, &self.model);
         let n = self.first.placements().len();
         self.stats.placements += n as u64;

@@ -47,15 +47,20 @@ fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<WeightSet> {
         };
     }
     // A table's fields override the base set's, as in a file.
-    let text = serde_json::Value::Object(weights_map(obj, true)?).to_string();
+    let text = serde_json::Value::Object(weights_map(obj, true, false)?).to_string();
     WeightSet::from_json(&text).map_err(|e| invalid_argument(format!("bad weights: {e}")))
 }
 
+/// The high-stack set's table in a weights dict, and its threshold's key.
+const HIGH_STACK: &str = "high_stack";
+const FROM_HEIGHT: &str = "from_height";
+
 /// One dict of weights as a JSON object, names and values checked; with `brackets`, its
-/// bracket keys as nested tables.
+/// bracket keys (and `high_stack`) as nested tables; with `from_height`, that key too.
 fn weights_map(
     obj: &Bound<'_, PyAny>,
     brackets: bool,
+    from_height: bool,
 ) -> PyResult<serde_json::Map<String, serde_json::Value>> {
     let dict = obj.cast::<PyDict>().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -69,20 +74,45 @@ fn weights_map(
         let key: String = k
             .extract()
             .map_err(|_| PyTypeError::new_err("weights keys must be str"))?;
-        if brackets && Bracket::from_name(&key).is_some_and(|b| b != Bracket::Base) {
+        let high_stack = key == HIGH_STACK;
+        if brackets && (high_stack || Bracket::from_name(&key).is_some_and(|b| b != Bracket::Base))
+        {
             if !v.is_instance_of::<PyDict>() {
                 return Err(PyTypeError::new_err(format!(
                     "weights[{key:?}] is a bracket's table: a dict of floats, got {}",
                     type_name(&v)
                 )));
             }
-            let table = weights_map(&v, false)?;
+            let table = weights_map(&v, false, high_stack)?;
+            if high_stack && !table.contains_key(FROM_HEIGHT) {
+                return Err(invalid_argument(format!(
+                    "weights[{HIGH_STACK:?}] needs {FROM_HEIGHT:?}: the rows of the highest \
+                     column from which its set applies"
+                )));
+            }
             map.insert(key, serde_json::Value::Object(table));
+            continue;
+        }
+        if from_height && key == FROM_HEIGHT {
+            let rows: i64 = v.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{FROM_HEIGHT:?} must be an int, got {}",
+                    type_name(&v)
+                ))
+            })?;
+            if !(1..=20).contains(&rows) {
+                return Err(invalid_argument(format!(
+                    "{FROM_HEIGHT:?} must be 1 to 20 (rows), got {rows}"
+                )));
+            }
+            map.insert(key, serde_json::Value::from(rows));
             continue;
         }
         if !known.contains(&key) {
             let tables = if brackets {
-                ", and the tables level19, level29, double_killscreen"
+                ", and the tables level19, level29, double_killscreen, high_stack"
+            } else if from_height {
+                ", and from_height"
             } else {
                 ""
             };
@@ -131,6 +161,11 @@ fn weights_dict<'py>(py: Python<'py>, set: &WeightSet) -> PyResult<Bound<'py, Py
         if let Some(w) = w {
             d.set_item(bracket.name(), one(w)?)?;
         }
+    }
+    if let Some(h) = &set.high_stack {
+        let t = one(&h.weights)?;
+        t.set_item(FROM_HEIGHT, h.from_height)?;
+        d.set_item(HIGH_STACK, t)?;
     }
     Ok(d)
 }

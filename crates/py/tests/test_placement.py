@@ -409,6 +409,15 @@ def test_ai_plan_and_choose() -> None:
     assert pickle.loads(pickle.dumps(staged)).weights["level29"]["holes"] == -3.0
     assert staged.weights["level29"]["tetris"] == staged.weights["tetris"]
     assert "double_killscreen" in nestris.Ai(weights="betatetris").weights
+    # The high-stack set: its threshold in rows, kept through the round trip.
+    high = nestris.Ai(weights={"high_stack": {"from_height": 12, "holes": -9.0}})
+    kept = pickle.loads(pickle.dumps(high)).weights["high_stack"]
+    assert kept["from_height"] == 12 and kept["holes"] == -9.0
+    assert kept["tetris"] == high.weights["tetris"]
+    assert nestris.Ai(weights="betatetris").weights["high_stack"]["from_height"] == 10
+    for bad in ({"holes": -9.0}, {"from_height": 0}, {"from_height": 2.5}):
+        with pytest.raises((nestris.InvalidArgument, TypeError), match="from_height"):
+            nestris.Ai(weights={"high_stack": bad})
     with pytest.raises(nestris.InvalidArgument, match="tap_hz"):
         nestris.Ai(tap_hz=60)
 

@@ -8,7 +8,8 @@ import numpy as np
 import numpy.typing as npt
 
 # Evaluation weights: a built-in set's name, or the base set's floats with optional
-# nested dicts per bracket ("level19", "level29", "double_killscreen").
+# nested dicts per bracket ("level19", "level29", "double_killscreen") and for high stacks
+# ("high_stack", with its "from_height" in rows).
 Weights = str | dict[str, float | dict[str, float]]
 
 __all__ = [
