@@ -396,18 +396,15 @@ impl WeightSet {
 
     fn from_file(file: FileSet) -> Result<WeightSet, WeightsError> {
         let base = file.base;
-        // A bracket's table overrides the base set's fields.
-        let over = |table: Option<serde_json::Map<String, serde_json::Value>>| {
-            table
-                .map(|t| {
-                    let mut v = serde_json::to_value(base).map_err(WeightsError::Json)?;
-                    if let Some(fields) = v.as_object_mut() {
-                        fields.extend(t);
-                    }
-                    serde_json::from_value(v).map_err(WeightsError::Json)
-                })
-                .transpose()
+        // A table's fields override the base set's.
+        let apply = |t: serde_json::Map<String, serde_json::Value>| {
+            let mut v = serde_json::to_value(base).map_err(WeightsError::Json)?;
+            if let Some(fields) = v.as_object_mut() {
+                fields.extend(t);
+            }
+            serde_json::from_value::<Weights>(v).map_err(WeightsError::Json)
         };
+        let over = |table: Option<_>| table.map(apply).transpose();
         let high_stack = match file.high_stack {
             None => None,
             Some(mut t) => {
@@ -418,7 +415,7 @@ impl WeightSet {
                     .ok_or(WeightsError::HighStackHeight)?;
                 Some(HighStack {
                     from_height: height as u8,
-                    weights: over(Some(t))?.unwrap_or(base),
+                    weights: apply(t)?,
                 })
             }
         };

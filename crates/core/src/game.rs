@@ -359,12 +359,8 @@ impl Game {
         s.pressed = pressed;
         s.held = now;
         s.clock.pending = 0;
-        s.fall_timer = s.fall_timer.wrapping_add(1);
-        if pressed & Buttons::SELECT.bits() != 0 {
-            s.display_next_piece ^= 1;
-            ev.set(FrameEvents::NEXT_TOGGLED);
-        }
-        s.game_mode_state = 4;
+        self.pass_two(ev);
+        self.s.game_mode_state = 4;
         if !self.player_update::<false>(demo, None, ev) {
             // `held` 7 (down, left and right) leaves the frame's passes at the render pass.
             self.s.game_mode_state = if now == 7 { 7 } else { 2 };
@@ -963,12 +959,8 @@ impl Game {
         music: Option<&MusicData>,
         ev: &mut FrameEvents,
     ) -> bool {
+        self.pass_two(ev);
         let s = &mut self.s;
-        s.fall_timer = s.fall_timer.wrapping_add(1);
-        if s.pressed & Buttons::SELECT.bits() != 0 {
-            s.display_next_piece ^= 1;
-            ev.set(FrameEvents::NEXT_TOGGLED);
-        }
         if s.play_state == 0 {
             s.game_mode_state = 3;
             return false;
@@ -987,6 +979,17 @@ impl Game {
             return true;
         }
         self.after_player_update::<COUNT>(music, ev)
+    }
+
+    /// `gameModeState` 2's work: the fall timer, and Select toggling the preview.
+    #[inline(always)]
+    fn pass_two(&mut self, ev: &mut FrameEvents) {
+        let s = &mut self.s;
+        s.fall_timer = s.fall_timer.wrapping_add(1);
+        if s.pressed & Buttons::SELECT.bits() != 0 {
+            s.display_next_piece ^= 1;
+            ev.set(FrameEvents::NEXT_TOGGLED);
+        }
     }
 
     /// States 5 to 8 of an ordinary play frame, after the player update returned (the
@@ -1075,12 +1078,8 @@ impl Game {
             }
             2 => {
                 ev.add_work(cycles::pass(2) + cycles::handler2(s.pressed) + cycles::NEXT_PASS);
-                s.fall_timer = s.fall_timer.wrapping_add(1);
-                if s.pressed & Buttons::SELECT.bits() != 0 {
-                    s.display_next_piece ^= 1;
-                    ev.set(FrameEvents::NEXT_TOGGLED);
-                }
-                s.game_mode_state = 3;
+                self.pass_two(ev);
+                self.s.game_mode_state = 3;
                 false
             }
             3 => {

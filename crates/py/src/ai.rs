@@ -84,28 +84,23 @@ fn weights_map(
                 )));
             }
             let table = weights_map(&v, false, high_stack)?;
-            if high_stack && !table.contains_key(FROM_HEIGHT) {
-                return Err(invalid_argument(format!(
-                    "weights[{HIGH_STACK:?}] needs {FROM_HEIGHT:?}: the rows of the highest \
-                     column from which its set applies"
-                )));
-            }
             map.insert(key, serde_json::Value::Object(table));
             continue;
         }
         if from_height && key == FROM_HEIGHT {
-            let rows: i64 = v.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "{FROM_HEIGHT:?} must be an int, got {}",
-                    type_name(&v)
-                ))
-            })?;
-            if !(1..=20).contains(&rows) {
-                return Err(invalid_argument(format!(
-                    "{FROM_HEIGHT:?} must be 1 to 20 (rows), got {rows}"
-                )));
-            }
-            map.insert(key, serde_json::Value::from(rows));
+            // Passed on as it is (an int stays one): the set's reader checks it, as in a
+            // file, and says what it needs.
+            let rows = v
+                .extract::<i64>()
+                .map(serde_json::Value::from)
+                .or_else(|_| v.extract::<f64>().map(serde_json::Value::from))
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{FROM_HEIGHT:?} must be a number of rows, got {}",
+                        type_name(&v)
+                    ))
+                })?;
+            map.insert(key, rows);
             continue;
         }
         if !known.contains(&key) {
