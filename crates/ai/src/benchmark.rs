@@ -25,7 +25,7 @@ use crate::eval::WeightSet;
 use crate::format::{betatetris_seeds, Format, FormatTable};
 use crate::inputs::{InputModel, TapPattern};
 use crate::player::{play_from, Ai, End, GameResult, Limits};
-use crate::search::SearchOptions;
+use crate::search::{Lookahead, SearchOptions};
 use nestris_core::{Cartridge, CrashMode, Game, GameSetup, GymSeed, SeedRule, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -583,7 +583,7 @@ impl BenchReport {
             )
         };
         format!(
-            "games           {} ({} format) from level {} at {}, reaction {} frames, {}\n\
+            "games           {} ({} format) from level {} at {}, reaction {} frames, {}, {}\n\
              score           {}\n\
              uncapped score  {}\n\
              lines           {}\n\
@@ -603,6 +603,13 @@ impl BenchReport {
             match c.adjust_after.filter(|&f| f > 0) {
                 Some(f) => format!("preview seen {f} frames after the spawn"),
                 None => "preview seen at once".into(),
+            },
+            match (c.search.third, c.search.lookahead) {
+                (0, _) => "search to the preview",
+                (_, Lookahead::Screen) => "the piece after the preview weighed (lookahead screen)",
+                (_, Lookahead::Generator) => {
+                    "the piece after the preview known from the generator (lookahead generator)"
+                }
             },
             d(&self.capped_score),
             d(&self.uncapped_score),

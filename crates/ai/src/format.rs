@@ -13,6 +13,7 @@
 //! percentiles, and the averages at the transitions to levels 19 / 29 / 39, where a game
 //! that never got there counts with its final score, as BetaTetris counts it).
 
+use crate::search::Lookahead;
 use serde::{Deserialize, Serialize};
 
 /// A format of play for a benchmark.
@@ -62,6 +63,16 @@ impl Format {
         match self {
             Format::Cartridge => None,
             Format::Betatetris => Some(18),
+        }
+    }
+
+    /// What the AI's search knows of the piece after the preview by default: in
+    /// BetaTetris's format what the screen shows, as its agent (which sees one preview)
+    /// knows; in the cartridge's, the piece its generator has fixed.
+    pub fn lookahead(self) -> Lookahead {
+        match self {
+            Format::Cartridge => Lookahead::Generator,
+            Format::Betatetris => Lookahead::Screen,
         }
     }
 }

@@ -52,5 +52,5 @@ pub use eval::{Bracket, HighStack, WeightSet, Weights};
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start, Trace};
 pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
-pub use search::{Dodge, Plan, Ranked, Search, SearchOptions};
+pub use search::{Dodge, Lookahead, Plan, Ranked, Search, SearchOptions};
 pub use taps::{TapClock, TapPattern, TapPatternError};

@@ -14,7 +14,9 @@
 //! (and the exact field, level and timers the preview starts from). The best
 //! [`SearchOptions::third`] (current, preview) pairs are then searched over the third
 //! piece's placements too, and the best of those lines decides. Nothing is guessed: a
-//! player who could compute the generator would see the same.
+//! player who could compute the generator would see the same. A player who sees only the
+//! screen does not know that piece: with [`Lookahead::Screen`] the search weighs every
+//! piece the generator may deal there instead (the terms other bots play on).
 //!
 //! The same play-outs show which candidates crash the cartridge (at levels ~150 and up a
 //! clear's score frame can run into the next frame's interrupt; `nestris_core::CrashMode`).
@@ -94,6 +96,43 @@ pub struct SearchOptions {
     /// other than `Off`: replace a placement that would crash the cartridge (see the
     /// module's documentation). Off, the player is blind to crashes.
     pub crash_dodge: bool,
+    /// What the search knows of the piece after the preview (with [`SearchOptions::third`]
+    /// above 0 and the game at hand).
+    pub lookahead: Lookahead,
+}
+
+/// What a search with the game at hand knows of the piece after the preview.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lookahead {
+    /// The piece the generator has fixed, found by playing the candidate out: what a
+    /// player who computes the generator would know.
+    #[default]
+    Generator,
+    /// What the screen shows, the current piece and the preview: the piece after is
+    /// weighed over every piece the generator may deal (a repeat of the preview a fifth
+    /// as likely as each other), as a human, or a bot that sees one preview, must. The
+    /// fair terms for comparing with other bots (BetaTetris's agent sees the preview
+    /// only).
+    Screen,
+}
+
+impl Lookahead {
+    /// Both, in the order of their names.
+    pub const ALL: [Lookahead; 2] = [Lookahead::Generator, Lookahead::Screen];
+
+    /// The name on the command line and from Python.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lookahead::Generator => "generator",
+            Lookahead::Screen => "screen",
+        }
+    }
+
+    /// The lookahead named `name` ([`Lookahead::name`]).
+    pub fn from_name(name: &str) -> Option<Lookahead> {
+        Lookahead::ALL.into_iter().find(|l| l.name() == name)
+    }
 }
 
 impl Default for SearchOptions {
@@ -102,6 +141,7 @@ impl Default for SearchOptions {
             beam: 0,
             third: 8,
             crash_dodge: true,
+            lookahead: Lookahead::Generator,
         }
     }
 }
@@ -367,17 +407,8 @@ impl Search {
             let lines = b.place(p.o, p.x, p.y);
             let prog = progress.after(lines);
             let v1 = clear_value(&self.active, lines);
-            // Every preview piece the generator can deal, weighted as it deals them
-            // (a repeat of the current piece is rerolled once, so it comes about a fifth
-            // as often as each of the others).
-            let (mut sum, mut weight) = (0.0, 0.0);
-            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
-                let w = if kind == current { 1.0 } else { 5.0 };
-                let start2 = self.spawn(b, spawn, prog);
-                sum += w * self.best_second(&start2, prog, v1);
-                weight += w;
-            }
-            let v = sum / weight;
+            // Every preview piece the generator can deal, weighted as it deals them.
+            let v = self.weighed_next(b, current, prog, v1);
             if v > best.0 {
                 best = (v, i);
             }
@@ -555,6 +586,20 @@ impl Search {
         best
     }
 
+    /// The best value of the next piece's placement from `board` after placements worth
+    /// `v`, weighed over every piece the generator may deal after `previous` (a piece
+    /// type) as it deals them ([`deal_weight`]).
+    fn weighed_next(&mut self, board: Board, previous: usize, progress: Progress, v: f32) -> f32 {
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+            let w = deal_weight(kind, previous);
+            let start = self.spawn(board, spawn, progress);
+            sum += w * self.best_second(&start, progress, v);
+            weight += w;
+        }
+        sum / weight
+    }
+
     /// Searches the preview (and the piece after it where known) under every child and
     /// returns the child of the best line (an index into `children`, not empty).
     fn expand_children(&mut self) -> usize {
@@ -606,10 +651,18 @@ impl Search {
         for k in 0..self.pairs.len() {
             let pair = self.pairs[k];
             let child = &self.children[pair.child];
-            let piece = child.third.expect("pairs only for known pieces");
+            let piece = child.third.expect("pairs only for played-out children");
+            let preview = ORIENTATION_TYPE[child.start.piece.o as usize % 20] as usize;
             let index = pair.child;
-            let start = self.spawn(pair.board, piece, pair.progress);
-            let v = self.best_second(&start, pair.progress, pair.clears);
+            let v = match self.options.lookahead {
+                Lookahead::Generator => {
+                    let start = self.spawn(pair.board, piece, pair.progress);
+                    self.best_second(&start, pair.progress, pair.clears)
+                }
+                Lookahead::Screen => {
+                    self.weighed_next(pair.board, preview, pair.progress, pair.clears)
+                }
+            };
             if v > best3.0 {
                 best3 = (v, index);
             }
@@ -683,16 +736,9 @@ impl Search {
             let prog = progress.after(lines);
             let v1 = clear_value(&self.active, lines);
             let Some(next) = next else {
-                let (mut sum, mut weight) = (0.0, 0.0);
-                for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
-                    let w = deal_weight(kind, current);
-                    let start2 = self.spawn(b, spawn, prog);
-                    sum += w * self.best_second(&start2, prog, v1);
-                    weight += w;
-                }
                 ranked.push(Ranked {
                     placement: p,
-                    value: sum / weight,
+                    value: self.weighed_next(b, current, prog, v1),
                     next: None,
                 });
                 seconds.push(Vec::new());
@@ -745,15 +791,9 @@ impl Search {
         for (r, top) in &mut both {
             let mut best = (f32::NEG_INFINITY, r.next);
             for &(_, clears, b2, prog2, q) in top.iter() {
-                let (mut sum, mut weight) = (0.0, 0.0);
-                for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
-                    let w = deal_weight(kind, preview);
-                    let start3 = self.spawn(b2, spawn, prog2);
-                    sum += w * self.best_second(&start3, prog2, clears);
-                    weight += w;
-                }
-                if sum / weight > best.0 {
-                    best = (sum / weight, Some(q));
+                let v = self.weighed_next(b2, preview, prog2, clears);
+                if v > best.0 {
+                    best = (v, Some(q));
                 }
             }
             (r.value, r.next) = best;

@@ -1,7 +1,7 @@
 //! Whole games: the player clears lines at level 18, and its input list is a replay.
 
 use nestris_ai::{play_game, Ai, InputModel, Weights};
-use nestris_core::{bcd, Game, GameSetup};
+use nestris_core::{bcd, Buttons, Game, GameSetup};
 
 #[test]
 fn clears_lines_at_level_18_and_the_inputs_replay_the_game() {
@@ -168,4 +168,65 @@ fn a_game_taps_by_its_pattern_across_the_adjustment() {
             assert!(adjustments > 10, "{text}: {adjustments} adjustments");
         }
     }
+}
+
+/// With the lookahead of the screen the search does not know the piece after the preview:
+/// positions that differ only in the seed dealing that piece get the same plan, while the
+/// generator's lookahead, which plays each candidate out and reads that piece, chooses by
+/// it.
+#[test]
+fn the_screen_lookahead_is_blind_to_the_piece_after_the_preview() {
+    use nestris_ai::{Lookahead, Placement};
+    use nestris_core::position::{Piece, Position};
+    use nestris_core::{GymSeed, PlayState, SeedRule, Variant};
+    let mut position = Position {
+        current: Piece::L,
+        next: Piece::S,
+        ..Position::default()
+    };
+    // A stack with a well at the right and a step in it, where the third piece matters.
+    for (row, well) in [(19, 9), (18, 9), (17, 9), (16, 9), (15, 0), (14, 1)] {
+        position.fill_row(row, well, 1);
+    }
+    for col in 4..8 {
+        position.set(14, col, 0);
+        position.set(15, col, 0);
+    }
+    let seeds: Vec<u32> = (0..40).map(|k| 0x10_0000 + 0x3_1337 * k).collect();
+    let plans = |lookahead: Lookahead| -> Vec<(Placement, Vec<Buttons>, u8)> {
+        let mut ai = Ai::new(Weights::default(), InputModel::hz30());
+        ai.search_mut().options.lookahead = lookahead;
+        seeds
+            .iter()
+            .map(|&seed| {
+                let mut p = position;
+                p.seed = GymSeed::new(seed, SeedRule::V5);
+                let setup = GameSetup {
+                    variant: Variant::betatetris(p.seed),
+                    ..GameSetup::default()
+                };
+                let mut game = p.game(setup);
+                while game.state().phase() != PlayState::Control {
+                    game.step(Buttons::NONE);
+                }
+                let plan = ai.search_mut().plan_in_game(&game).unwrap();
+                // The piece after the preview, as the generator deals it after this plan.
+                let after = nestris_ai::search::play_out(&game, &plan.inputs).unwrap();
+                (plan.placement, plan.inputs, after.state().next_piece)
+            })
+            .collect()
+    };
+    let screen = plans(Lookahead::Screen);
+    let thirds: std::collections::BTreeSet<u8> = screen.iter().map(|p| p.2).collect();
+    assert!(thirds.len() >= 5, "the seeds deal only {thirds:?} third");
+    for (k, p) in screen.iter().enumerate() {
+        assert_eq!((&p.0, &p.1), (&screen[0].0, &screen[0].1), "seed {k}");
+    }
+    let generator = plans(Lookahead::Generator);
+    assert!(
+        generator.iter().any(
+            |p| (p.0.o, p.0.x, p.0.y) != (generator[0].0.o, generator[0].0.x, generator[0].0.y)
+        ),
+        "the generator's lookahead chose the same placement for every third piece"
+    );
 }

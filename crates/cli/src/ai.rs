@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nestris_ai::benchmark::{self, BenchConfig, SeedList};
 use nestris_ai::format::Format;
 use nestris_ai::tune::{self, TuneConfig};
-use nestris_ai::{play_from, Ai, Bracket, Limits, TapPattern, WeightSet};
+use nestris_ai::{play_from, Ai, Bracket, Limits, Lookahead, TapPattern, WeightSet};
 use nestris_replay::{Replay, Start};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,10 +86,21 @@ struct Style {
     /// 999,999; the strongest published bot's format).
     #[arg(long, value_name = "FORMAT", default_value = "cartridge", value_parser = parse_format)]
     format: Format,
+    /// What the search knows of the piece after the preview: screen (what the screen
+    /// shows, the current piece and the preview, as a human or another bot sees them; the
+    /// piece after is weighed over every piece that may come) or generator (the piece the
+    /// generator has fixed, found by playing each candidate out). Default: screen in the
+    /// betatetris format, generator in the cartridge format.
+    #[arg(long, value_name = "WHAT", value_parser = parse_lookahead)]
+    lookahead: Option<Lookahead>,
 }
 
 fn parse_taps(s: &str) -> Result<TapPattern, String> {
     TapPattern::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_lookahead(s: &str) -> Result<Lookahead, String> {
+    Lookahead::from_name(s).ok_or_else(|| format!("{s:?}: use screen or generator"))
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -273,6 +284,7 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
         },
         search: nestris_ai::SearchOptions {
             crash_dodge: !style.no_crash_dodge,
+            lookahead: style.lookahead.unwrap_or(style.format.lookahead()),
             ..nestris_ai::SearchOptions::default()
         },
         format: style.format,

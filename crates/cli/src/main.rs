@@ -276,6 +276,7 @@ mod tests {
             &["play", "--colours", "pastel"],
             &["replay", "x.nestris", "--scale", "9"],
             &["ai", "bench", "--format", "gym"],
+            &["ai", "bench", "--lookahead", "future"],
         ] {
             assert!(parse(args).is_err(), "{args:?} was accepted");
         }
@@ -285,6 +286,7 @@ mod tests {
             &["ai", "--start-level", "155"],
             &["ai", "bench", "--format", "betatetris", "--games", "1100"],
             &["ai", "bench", "--adjust", "18"],
+            &["ai", "bench", "--lookahead", "screen"],
             &["play", "--tui", "--quick", "19"],
             &["play", "--hud", "--scale", "8"],
             &["play", "--colours", "nestris"],

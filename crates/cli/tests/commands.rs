@@ -871,3 +871,26 @@ fn the_ai_plays_by_a_tap_pattern_and_refuses_a_bad_one() {
         .failure()
         .stderr(predicate::str::contains("cannot be used with"));
 }
+
+/// The betatetris format searches on what the screen shows unless told otherwise, and the
+/// summary says which lookahead played.
+#[test]
+fn the_bench_says_what_the_search_knew_of_the_piece_after_the_preview() {
+    for (extra, label) in [
+        (&[][..], "lookahead screen"),
+        (&["--lookahead", "generator"][..], "lookahead generator"),
+    ] {
+        nestris()
+            .args(["ai", "bench", "--format", "betatetris", "--games", "1"])
+            .args(["--threads", "1", "--max-frames", "600"])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(label));
+    }
+    nestris()
+        .args(["ai", "bench", "--lookahead", "future"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("use screen or generator"));
+}

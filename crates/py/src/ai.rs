@@ -3,7 +3,7 @@
 //! placement-level games with it (or with random placements) for `nestris.evaluate`,
 //! run without the GIL.
 
-use nestris_ai::{Ai, Bracket, InputModel, MoveGen, WeightSet, Weights};
+use nestris_ai::{Ai, Bracket, InputModel, Lookahead, MoveGen, WeightSet, Weights};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -196,7 +196,7 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// piece and the preview, with frame-exact move generation) as a policy.
 ///
 /// ``Ai(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None,
-/// crash_dodge=True, taps=None)``: its hands tap at ``tap_hz`` (30, 20, 15 or 12 taps per
+/// crash_dodge=True, taps=None, lookahead="generator")``: its hands tap at ``tap_hz`` (30, 20, 15 or 12 taps per
 /// second) or by the tap pattern ``taps`` (``"X.X.."``: a tap on each ``X`` frame,
 /// BetaTetris's tap tables; ``"30hz"``),
 /// wait ``reaction`` frames after each spawn, and may hold directions (``das``) and Down
@@ -206,7 +206,11 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// weights file do), or a built-in set by name: ``"default"``, ``"betatetris"`` (the
 /// weights of ``nestris ai bench --format betatetris``). With ``crash_dodge`` the AI does not take a placement
 /// that would crash the cartridge (levels ~155 and up, with the crash model on) when
-/// another one, or in :meth:`plan` the same one with pushdown, does not.
+/// another one, or in :meth:`plan` the same one with pushdown, does not. ``lookahead``
+/// is what its search knows of the piece after the preview: ``"generator"`` the piece the
+/// generator has fixed (found by playing each candidate out), ``"screen"`` only what the
+/// screen shows, the piece after weighed over every piece that may come (a human's, or
+/// another bot's, terms; ``nestris ai bench --format betatetris`` plays so).
 ///
 /// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
 ///   :class:`Game` where the AI wants it.
@@ -239,8 +243,12 @@ pub struct PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None),
-        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None)"
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None, lookahead="generator"),
+        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None, lookahead=\"generator\")"
+    )]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per keyword of the Python constructor"
     )]
     fn py_new(
         tap_hz: Option<&Bound<'_, PyAny>>,
@@ -250,11 +258,18 @@ impl PyAi {
         weights: Option<&Bound<'_, PyAny>>,
         crash_dodge: bool,
         taps: Option<&str>,
+        lookahead: &str,
     ) -> PyResult<Self> {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
+        let lookahead = Lookahead::from_name(lookahead).ok_or_else(|| {
+            invalid_argument(format!(
+                "lookahead {lookahead:?}: use \"generator\" or \"screen\""
+            ))
+        })?;
         let mut ai = Ai::new(weights, model);
         ai.search_mut().options.crash_dodge = crash_dodge;
+        ai.search_mut().options.lookahead = lookahead;
         Ok(PyAi { ai, model, weights })
     }
 
@@ -328,6 +343,13 @@ impl PyAi {
         self.model.soft_drop
     }
 
+    /// What the search knows of the piece after the preview: ``"generator"`` or
+    /// ``"screen"``.
+    #[getter]
+    fn lookahead(&self) -> &'static str {
+        self.ai.search().options.lookahead.name()
+    }
+
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -342,6 +364,7 @@ impl PyAi {
             weights_dict(py, &me.weights)?,
             me.ai.search().options.crash_dodge,
             me.model.taps.to_string(),
+            me.ai.search().options.lookahead.name(),
         )
             .into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))

@@ -127,3 +127,15 @@ def test_an_ai_with_a_pattern_pickles_and_plays_its_format() -> None:
     # An Ai plays with its own hands only.
     with pytest.raises(nestris.InvalidArgument, match="differs from the Ai's"):
         nestris.evaluate(ai, games=1, taps="X.", max_steps=5)
+
+
+def test_the_ai_can_search_on_what_the_screen_shows() -> None:
+    # The piece after the preview weighed, not read off the generator: BetaTetris's terms.
+    ai = nestris.Ai(lookahead="screen")
+    assert ai.lookahead == "screen"
+    assert nestris.Ai().lookahead == "generator"
+    assert pickle.loads(pickle.dumps(ai)).lookahead == "screen"
+    with pytest.raises(nestris.InvalidArgument, match="lookahead"):
+        nestris.Ai(lookahead="future")
+    result = nestris.evaluate(ai, games=1, seed=4242, format="betatetris", max_steps=60)
+    assert result["per_game"][0]["lines"] > 0, result["per_game"]

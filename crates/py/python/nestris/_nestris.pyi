@@ -1,7 +1,7 @@
 """Type stubs of the extension module ``nestris._nestris`` (written by hand; keep in
 step with crates/py/src)."""
 
-from typing import Any, Final, final
+from typing import Any, Final, Literal, final
 from collections.abc import Sequence
 
 import numpy as np
@@ -451,6 +451,7 @@ class Ai:
         weights: Weights | None = None,
         crash_dodge: bool = True,
         taps: str | None = None,
+        lookahead: Literal["generator", "screen"] = "generator",
     ) -> Ai: ...
     def plan(self, game: Game) -> list[int]: ...
     def choose(self, env: Any) -> int: ...
@@ -466,3 +467,5 @@ class Ai:
     def das(self) -> bool: ...
     @property
     def soft_drop(self) -> bool: ...
+    @property
+    def lookahead(self) -> Literal["generator", "screen"]: ...
