@@ -601,7 +601,10 @@ impl BenchReport {
             c.tapping(),
             c.reaction,
             match c.adjust_after.filter(|&f| f > 0) {
-                Some(f) => format!("preview seen {f} frames after the spawn"),
+                Some(f) => format!(
+                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces)",
+                    c.search.blind_depth
+                ),
                 None => "preview seen at once".into(),
             },
             match (c.search.third, c.search.lookahead) {

@@ -99,6 +99,10 @@ pub struct SearchOptions {
     /// What the search knows of the piece after the preview (with [`SearchOptions::third`]
     /// above 0 and the game at hand).
     pub lookahead: Lookahead,
+    /// How many pieces the plan made before the preview is seen ([`Search::plan_blind`])
+    /// weighs: 2, the current piece and every preview piece that may come; 3 (the
+    /// default), also every piece that may follow each preview piece's best placement.
+    pub blind_depth: u8,
 }
 
 /// What a search with the game at hand knows of the piece after the preview.
@@ -142,6 +146,7 @@ impl Default for SearchOptions {
             third: 8,
             crash_dodge: true,
             lookahead: Lookahead::Generator,
+            blind_depth: 3,
         }
     }
 }
@@ -387,7 +392,9 @@ impl Search {
     /// piece's placement with the best value averaged over the preview pieces the
     /// generator may deal (of the eight best by one-piece value), and its buttons (the first part
     /// of the community's reaction model; the adjustment, once the preview is seen, is
-    /// [`Search::plan_in_game`] from the state reached by then). `None` when no piece is
+    /// [`Search::plan_in_game`] from the state reached by then). With
+    /// [`SearchOptions::blind_depth`] 3 a preview piece's value is that of its best
+    /// placement averaged over every piece that may follow it. `None` when no piece is
     /// under control.
     pub fn plan_blind(&mut self, game: &Game) -> Option<Plan> {
         let start = Start::from_game(game)?;
@@ -399,7 +406,8 @@ impl Search {
         };
         let take = self.first_ply(&start, progress).min(BLIND_BEAM);
         let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
-        let mut best = (f32::NEG_INFINITY, self.order.first()?.1);
+        self.order.first()?;
+        let mut weighed = Vec::with_capacity(take);
         for k in 0..take {
             let i = self.order[k].1;
             let p = self.first.placements()[i];
@@ -408,17 +416,58 @@ impl Search {
             let prog = progress.after(lines);
             let v1 = clear_value(&self.active, lines);
             // Every preview piece the generator can deal, weighted as it deals them.
-            let v = self.weighed_next(b, current, prog, v1);
-            if v > best.0 {
-                best = (v, i);
+            let v = if self.options.blind_depth >= 3 {
+                self.weighed_deep(b, current, prog, v1)
+            } else {
+                self.weighed_next(b, current, prog, v1)
+            };
+            weighed.push((v, i));
+        }
+        // Best first (stable: equals keep the one-piece order), then the placements not
+        // weighed in that order, for the crash dodge.
+        weighed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let ranked: Vec<usize> = weighed
+            .iter()
+            .map(|w| w.1)
+            .chain(self.order[take..].iter().map(|o| o.1))
+            .collect();
+        Some(self.dodge_blind(game, &ranked))
+    }
+
+    /// The blind plan of the first of `ranked` (placement indices, best first) that does
+    /// not crash the cartridge when played out with its own buttons, with
+    /// [`SearchOptions::crash_dodge`] on and crashes modelled: at the speeds where crashes
+    /// come (level 155 on: a row a frame) the piece has landed before the preview is seen,
+    /// so the adjustment cannot dodge for it. The first of them when none avoids it, or
+    /// without the dodge.
+    fn dodge_blind(&mut self, game: &Game, ranked: &[usize]) -> Plan {
+        let first = self.first.placements()[ranked[0]];
+        // Without the timing counted (a variant, a game whose timing was lost) no frame
+        // lags and nothing crashes.
+        if !self.options.crash_dodge
+            || matches!(game.crash_mode(), CrashMode::Off)
+            || !game.state().clock.known
+        {
+            return self.plan(first, Dodge::None);
+        }
+        let cart = self.cartridge.clone();
+        for (n, &i) in ranked.iter().enumerate() {
+            let p = self.first.placements()[i];
+            // A top-out is no crash: the first placement is kept for it as without the dodge.
+            let crashed = matches!(
+                play_out_blind(game, &self.first.inputs(&p), cart.as_deref()),
+                Some((_, true))
+            );
+            if !crashed {
+                if n == 0 {
+                    return self.plan(p, Dodge::None);
+                }
+                self.stats.crash_dodges += 1;
+                return self.plan(p, Dodge::Placement);
             }
         }
-        let placement = self.first.placements()[best.1];
-        Some(Plan {
-            placement,
-            inputs: self.first.inputs(&placement),
-            dodge: Dodge::None,
-        })
+        self.stats.unavoidable_crashes += 1;
+        self.plan(first, Dodge::Unavoidable)
     }
 
     /// [`Search::best_in_game`] with the placement's buttons, and the whole crash dodge
@@ -595,6 +644,43 @@ impl Search {
             let w = deal_weight(kind, previous);
             let start = self.spawn(board, spawn, progress);
             sum += w * self.best_second(&start, progress, v);
+            weight += w;
+        }
+        sum / weight
+    }
+
+    /// [`Search::weighed_next`] one piece deeper: each preview piece's best placement (by
+    /// its value with the preview's clears) is weighed over every piece that may follow
+    /// it, and that is the preview piece's value.
+    fn weighed_deep(&mut self, board: Board, previous: usize, progress: Progress, v1: f32) -> f32 {
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+            let w = deal_weight(kind, previous);
+            let start = self.spawn(board, spawn, progress);
+            self.second.generate(&start, &self.model);
+            let n = self.second.placements().len();
+            self.stats.placements += n as u64;
+            self.stats.evaluated += n as u64;
+            // (value, the clears' value, field and progress after it)
+            let mut best: Option<(f32, f32, Board, Progress)> = None;
+            for j in 0..n {
+                let q = self.second.placements()[j];
+                if q.tops_out {
+                    continue;
+                }
+                let mut b2 = board;
+                let lines2 = b2.place(q.o, q.x, q.y);
+                let prog2 = progress.after(lines2);
+                let clears = v1 + clear_value(&self.active, lines2);
+                let v = clears + self.leaf(&b2, 0, prog2);
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, clears, b2, prog2));
+                }
+            }
+            sum += w * match best {
+                Some((_, clears, b2, prog2)) => self.weighed_next(b2, kind, prog2, clears),
+                None => f32::NEG_INFINITY,
+            };
             weight += w;
         }
         sum / weight

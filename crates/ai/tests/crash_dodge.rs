@@ -58,6 +58,26 @@ fn the_blind_player_crashes_where_the_dodging_one_does_not() {
     assert!(dodging.pieces > blind.pieces);
 }
 
+/// With the community's reaction model the plan made before the preview is seen places
+/// the piece at these speeds (it has landed by the time the preview is seen): that plan
+/// dodges too.
+#[test]
+fn the_plan_made_before_the_preview_is_seen_dodges_crashes() {
+    let limits = Limits::frames(3_000);
+    let with_adjust = |dodge: bool| {
+        let mut config = BenchConfig::default();
+        config.search.crash_dodge = dodge;
+        config.adjust_after = Some(18);
+        config.ai()
+    };
+    let blind = play_from(deep(157, 0), &mut with_adjust(false), &limits, false);
+    assert_eq!(blind.end, End::Crash);
+    let dodging = play_from(deep(157, 0), &mut with_adjust(true), &limits, false);
+    assert_eq!(dodging.crash_frame, None, "{:?}", dodging.end);
+    assert!(dodging.crash_dodges >= 1);
+    assert!(dodging.pieces > blind.pieces);
+}
+
 #[test]
 fn nothing_is_dodged_when_crashes_are_not_modelled() {
     let limits = Limits::frames(3_000);

@@ -54,9 +54,13 @@ fn with_reaction_the_first_plan_is_blind_to_the_preview() {
         let g = Game::from_snapshot(s).unwrap();
         ai.search_mut().plan_blind(&g).unwrap().inputs
     };
-    let first = plan(2, &mut ai);
-    for next in [7, 8, 10, 11, 14, 18] {
-        assert_eq!(plan(next, &mut ai), first, "preview {next}");
+    // Both depths of the blind plan: to the preview, and one piece past it.
+    for depth in [2, 3] {
+        ai.search_mut().options.blind_depth = depth;
+        let first = plan(2, &mut ai);
+        for next in [7, 8, 10, 11, 14, 18] {
+            assert_eq!(plan(next, &mut ai), first, "depth {depth}, preview {next}");
+        }
     }
 
     ai.adjust_after = Some(18);

@@ -93,6 +93,11 @@ struct Style {
     /// betatetris format, generator in the cartridge format.
     #[arg(long, value_name = "WHAT", value_parser = parse_lookahead)]
     lookahead: Option<Lookahead>,
+    /// Pieces the plan made before the preview is seen (with --adjust) weighs: 2, the
+    /// current piece and every preview piece that may come; 3, also every piece that may
+    /// follow the best placement of each (slower, stronger).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    blind_depth: u8,
 }
 
 fn parse_taps(s: &str) -> Result<TapPattern, String> {
@@ -263,6 +268,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
 }
 
+/// The search settings `style` asks for.
+fn search_options(style: &Style) -> nestris_ai::SearchOptions {
+    nestris_ai::SearchOptions {
+        crash_dodge: !style.no_crash_dodge,
+        lookahead: style.lookahead.unwrap_or(style.format.lookahead()),
+        blind_depth: style.blind_depth,
+        ..nestris_ai::SearchOptions::default()
+    }
+}
+
 fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {
     check(style)?;
     let cartridge = crate::load_cartridge(style.rom.as_deref())?;
@@ -282,11 +297,7 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
             max_frames: style.max_frames,
             ..nestris_ai::Limits::default()
         },
-        search: nestris_ai::SearchOptions {
-            crash_dodge: !style.no_crash_dodge,
-            lookahead: style.lookahead.unwrap_or(style.format.lookahead()),
-            ..nestris_ai::SearchOptions::default()
-        },
+        search: search_options(style),
         format: style.format,
         adjust_after: match (style.adjust, style.format) {
             (Some(f), _) => Some(f),
@@ -483,6 +494,7 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         spread: args.spread,
         threads: threads(&args.style),
         initial: weights(&args.style)?,
+        search: search_options(&args.style),
         limits: nestris_ai::Limits {
             max_frames: args.style.max_frames,
             max_lines: args.max_lines.unwrap_or(match args.style.format {
