@@ -649,6 +649,24 @@ impl Search {
         sum / weight
     }
 
+    /// A preview placement `q` on `board` after placements worth `v1`: its value (the
+    /// clears' and the field's after it), the clears' value, and the field and progress
+    /// after it.
+    #[inline]
+    fn after_second(
+        &self,
+        board: Board,
+        q: &Placement,
+        progress: Progress,
+        v1: f32,
+    ) -> (f32, f32, Board, Progress) {
+        let mut b = board;
+        let lines = b.place(q.o, q.x, q.y);
+        let prog = progress.after(lines);
+        let clears = v1 + clear_value(&self.active, lines);
+        (clears + self.leaf(&b, 0, prog), clears, b, prog)
+    }
+
     /// [`Search::weighed_next`] one piece deeper: each preview piece's best placement (by
     /// its value with the preview's clears) is weighed over every piece that may follow
     /// it, and that is the preview piece's value.
@@ -668,13 +686,9 @@ impl Search {
                 if q.tops_out {
                     continue;
                 }
-                let mut b2 = board;
-                let lines2 = b2.place(q.o, q.x, q.y);
-                let prog2 = progress.after(lines2);
-                let clears = v1 + clear_value(&self.active, lines2);
-                let v = clears + self.leaf(&b2, 0, prog2);
-                if best.is_none_or(|b| v > b.0) {
-                    best = Some((v, clears, b2, prog2));
+                let after = self.after_second(board, &q, progress, v1);
+                if best.is_none_or(|b| after.0 > b.0) {
+                    best = Some(after);
                 }
             }
             sum += w * match best {
@@ -689,7 +703,6 @@ impl Search {
     /// Searches the preview (and the piece after it where known) under every child and
     /// returns the child of the best line (an index into `children`, not empty).
     fn expand_children(&mut self) -> usize {
-        let w = self.active;
         let third = self.options.third;
         self.pairs.clear();
         let mut best = (f32::NEG_INFINITY, 0);
@@ -705,11 +718,8 @@ impl Search {
                 if p.tops_out {
                     continue;
                 }
-                let mut b = child.start.board;
-                let lines = b.place(p.o, p.x, p.y);
-                let prog = child.progress.after(lines);
-                let clears = child.v1 + clear_value(&w, lines);
-                let v = clears + self.leaf(&b, 0, prog);
+                let (v, clears, b, prog) =
+                    self.after_second(child.start.board, &p, child.progress, child.v1);
                 best2 = best2.max(v);
                 if third > 0 && child.third.is_some() {
                     push_top(
@@ -843,11 +853,7 @@ impl Search {
                 if q.tops_out {
                     continue;
                 }
-                let mut b2 = b;
-                let lines2 = b2.place(q.o, q.x, q.y);
-                let prog2 = prog.after(lines2);
-                let clears = v1 + clear_value(&self.active, lines2);
-                let v = clears + self.leaf(&b2, 0, prog2);
+                let (v, clears, b2, prog2) = self.after_second(b, &q, prog, v1);
                 if v > best.0 {
                     best = (v, Some(q));
                 }
