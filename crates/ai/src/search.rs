@@ -614,13 +614,20 @@ impl Search {
         None
     }
 
-    /// The best value of a further piece's placement from `start` after placements worth
-    /// `v1` (negative infinity when every placement tops out).
-    fn best_second(&mut self, start: &Start, progress: Progress, v1: f32) -> f32 {
+    /// Generates the placements of the piece in `start` into the second move generator,
+    /// counted in the statistics; returns how many.
+    fn generate_second(&mut self, start: &Start) -> usize {
         self.second.generate(start, &self.model);
         let n = self.second.placements().len();
         self.stats.placements += n as u64;
         self.stats.evaluated += n as u64;
+        n
+    }
+
+    /// The best value of a further piece's placement from `start` after placements worth
+    /// `v1` (negative infinity when every placement tops out).
+    fn best_second(&mut self, start: &Start, progress: Progress, v1: f32) -> f32 {
+        let n = self.generate_second(start);
         let mut best = f32::NEG_INFINITY;
         for j in 0..n {
             let p = self.second.placements()[j];
@@ -675,10 +682,7 @@ impl Search {
         for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
             let w = deal_weight(kind, previous);
             let start = self.spawn(board, spawn, progress);
-            self.second.generate(&start, &self.model);
-            let n = self.second.placements().len();
-            self.stats.placements += n as u64;
-            self.stats.evaluated += n as u64;
+            let n = self.generate_second(&start);
             // (value, the clears' value, field and progress after it)
             let mut best: Option<(f32, f32, Board, Progress)> = None;
             for j in 0..n {
@@ -708,10 +712,7 @@ impl Search {
         let mut best = (f32::NEG_INFINITY, 0);
         for c in 0..self.children.len() {
             let child = self.children[c];
-            self.second.generate(&child.start, &self.model);
-            let n = self.second.placements().len();
-            self.stats.placements += n as u64;
-            self.stats.evaluated += n as u64;
+            let n = self.generate_second(&child.start);
             let mut best2 = f32::NEG_INFINITY;
             for j in 0..n {
                 let p = self.second.placements()[j];
@@ -842,10 +843,7 @@ impl Search {
             };
             let next_spawn = SPAWN_TABLE[ORIENTATION_TYPE[next as usize % 20] as usize];
             let start2 = self.spawn(b, next_spawn, prog);
-            self.second.generate(&start2, &self.model);
-            let n = self.second.placements().len();
-            self.stats.placements += n as u64;
-            self.stats.evaluated += n as u64;
+            let n = self.generate_second(&start2);
             let mut best: (f32, Option<Placement>) = (f32::NEG_INFINITY, None);
             let mut top: Vec<Second> = Vec::with_capacity(RANK_SECONDS + 1);
             for j in 0..n {

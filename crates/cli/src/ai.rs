@@ -278,6 +278,16 @@ fn search_options(style: &Style) -> nestris_ai::SearchOptions {
     }
 }
 
+/// When the player sees the preview (`--adjust`, by default the format's; `None` or 0: at
+/// once).
+fn adjust_after(style: &Style) -> Option<u8> {
+    match (style.adjust, style.format) {
+        (Some(f), _) => Some(f),
+        (None, Format::Betatetris) => Some(18),
+        (None, Format::Cartridge) => None,
+    }
+}
+
 fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {
     check(style)?;
     let cartridge = crate::load_cartridge(style.rom.as_deref())?;
@@ -299,11 +309,7 @@ fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result
         },
         search: search_options(style),
         format: style.format,
-        adjust_after: match (style.adjust, style.format) {
-            (Some(f), _) => Some(f),
-            (None, Format::Betatetris) => Some(18),
-            (None, Format::Cartridge) => None,
-        },
+        adjust_after: adjust_after(style),
         ..BenchConfig::default()
     };
     if config.timing_unmodelled() && crash != nestris_core::CrashMode::Off {
@@ -480,11 +486,7 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         tap_hz: args.style.tap_hz,
         taps: args.style.taps,
         reaction: args.style.reaction,
-        adjust_after: match (args.style.adjust, args.style.format) {
-            (Some(f), _) => Some(f).filter(|&f| f > 0),
-            (None, Format::Betatetris) => Some(18),
-            (None, Format::Cartridge) => None,
-        },
+        adjust_after: adjust_after(&args.style),
         format: args.style.format,
         held_out: args.held_out,
         bracket: args.bracket,
