@@ -121,8 +121,12 @@ def vec_runner(env: object, n: int, seconds: float) -> Callable[[], int]:
     calls = max(8, int(seconds * 5e9 / 150 / n) // 5)  # about 150 ns a step, 5 rounds
 
     def run() -> int:
+        # Each step's results are kept until the next step returns, as a training loop
+        # keeps its observation: with copy=True the wrapper may not write them again.
+        last = None
         for i in range(calls):
-            step(batches[i & 63])
+            last = step(batches[i & 63])
+        del last
         return calls * n
 
     return run

@@ -9,9 +9,10 @@ use numpy::{
     PyReadwriteArray2, PyReadwriteArray3, PyReadwriteArray4, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::invalid_argument;
 use nestris_env::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
@@ -76,13 +77,77 @@ impl Arrays {
     /// `lag` (the step's lag frames) and `crashed`.
     pub fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("score", self.scores.bind(py))?;
-        d.set_item("lines", self.lines.bind(py))?;
-        d.set_item("events", self.events.bind(py))?;
-        d.set_item("lag", self.lag.bind(py))?;
-        d.set_item("crashed", self.crashed.bind(py))?;
+        for (key, _, value) in self.info_entries(py) {
+            d.set_item(key, value)?;
+        }
         Ok(d)
     }
+
+    /// `info`'s entries as (key, Gymnasium's `"_key"` mask name, array).
+    pub fn info_entries<'a, 'py>(
+        &'a self,
+        py: Python<'py>,
+    ) -> [(
+        &'a Bound<'py, PyString>,
+        &'a Bound<'py, PyString>,
+        &'a Bound<'py, PyAny>,
+    ); 5]
+    where
+        'py: 'a,
+    {
+        [
+            (
+                intern!(py, "score"),
+                intern!(py, "_score"),
+                self.scores.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "lines"),
+                intern!(py, "_lines"),
+                self.lines.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "events"),
+                intern!(py, "_events"),
+                self.events.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "lag"),
+                intern!(py, "_lag"),
+                self.lag.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "crashed"),
+                intern!(py, "_crashed"),
+                self.crashed.bind(py).as_any(),
+            ),
+        ]
+    }
+
+    /// Whether this value holds the only reference to each of its arrays: no caller
+    /// holds one, nor a view of one (a view holds the array it was made of).
+    pub fn unshared(&self, py: Python<'_>) -> bool {
+        refcount(py, &self.boards) == 1
+            && refcount(py, &self.features) == 1
+            && refcount(py, &self.pixels) == 1
+            && refcount(py, &self.rewards) == 1
+            && refcount(py, &self.terminated) == 1
+            && refcount(py, &self.truncated) == 1
+            && refcount(py, &self.scores) == 1
+            && refcount(py, &self.lines) == 1
+            && refcount(py, &self.events) == 1
+            && refcount(py, &self.lag) == 1
+            && refcount(py, &self.crashed) == 1
+    }
+}
+
+/// An object's reference count.
+#[expect(
+    deprecated,
+    reason = "its replacement, ffi::Py_REFCNT, is unsafe, and the workspace forbids unsafe code"
+)]
+pub fn refcount<T>(py: Python<'_>, obj: &Py<T>) -> isize {
+    obj.get_refcnt(py)
 }
 
 /// The arrays of [`Arrays`] borrowed for writing.

@@ -8,9 +8,10 @@ use nestris_env::{vector, ObsKind};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::IntoPyObjectExt;
+use pyo3::{intern, IntoPyObjectExt};
 
 use crate::batch::{self, not_contiguous, Arrays};
+use crate::env::feature_key;
 use crate::errors::invalid_argument;
 use crate::options::{env_config, int_in, Common};
 
@@ -24,7 +25,10 @@ use crate::options::{env_config, int_in, Common};
 /// into arrays allocated once: ``observation`` is ``{"board": (n, 20, 10) uint8,
 /// "features": (n, K) int32}`` (columns in ``nestris.FEATURE_NAMES`` order) or, with
 /// ``observation="pixels"``, one ``(n, 240, 256, 3) uint8`` array. The same arrays come
-/// back from every call (in a new dict each time): copy what you keep.
+/// back from every call (in a new dict each time): copy what you keep, or pass
+/// ``fresh=True`` for arrays no later call writes (those of a call whose results were all
+/// let go are used again: a loop that keeps only the last step's results neither
+/// allocates nor copies).
 ///
 /// Auto-reset: a game that terminated (topped out) or was truncated (after
 /// ``max_episode_steps`` steps) in one step is reset at the next step, whose action
@@ -46,14 +50,75 @@ pub struct PyVecEnv {
     cfg: EnvConfig,
     eps: Vec<Episode>,
     needs_reset: Vec<bool>,
-    arrays: Arrays,
+    /// The sets of output arrays: `sets[current]` is the one the last call wrote and a
+    /// call without `fresh` writes again; more are made only for `fresh` calls.
+    sets: Vec<Outputs>,
+    current: usize,
+    /// Calls made, to find the set used longest ago.
+    calls: u64,
+    /// The features are wanted as `(K, n)` columns (`feature_columns` or a Gymnasium
+    /// call was made): every set made from then on has them.
+    want_columns: bool,
     threads: usize,
-    /// The observation dict (board and features) built once; each call returns a copy.
-    obs: Option<Py<PyDict>>,
-    /// The info dict built once; each call returns a copy.
-    info: Py<PyDict>,
-    /// The features as `(K, n)` int64, once asked for (see `feature_columns`).
-    columns: Option<Py<PyArray2<i64>>>,
+    /// The read-only all-true `(n,)` array of the Gymnasium info's `"_key"` entries.
+    mask: Py<PyArray1<bool>>,
+}
+
+/// Sets of output arrays kept at most: enough for a loop that holds the last step's
+/// results while it makes the next step (and one more), few enough that pixel
+/// observations (184 kB a game) do not pile up.
+const MAX_SETS: usize = 3;
+
+/// One set of the arrays a call writes.
+#[derive(Debug)]
+struct Outputs {
+    arrays: Arrays,
+    /// The features again as `(K, n)` int64, and its K rows (views), once wanted.
+    columns: Option<Columns>,
+    /// The call that last wrote this set.
+    used: u64,
+}
+
+#[derive(Debug)]
+struct Columns {
+    all: Py<PyArray2<i64>>,
+    rows: Vec<Py<PyAny>>,
+}
+
+impl Outputs {
+    fn new(py: Python<'_>, n: usize, obs: ObsKind) -> Outputs {
+        Outputs {
+            arrays: Arrays::new(py, n, obs),
+            columns: None,
+            used: 0,
+        }
+    }
+
+    /// Whether nothing outside this set holds any of its arrays (or a view of one): then
+    /// a `fresh` call may write it, and nobody sees the change.
+    fn unshared(&self, py: Python<'_>) -> bool {
+        self.arrays.unshared(py)
+            && self.columns.as_ref().is_none_or(|c| {
+                // Each row view holds the whole array; a view made of a row holds it too.
+                batch::refcount(py, &c.all) == 1 + c.rows.len() as isize
+                    && c.rows.iter().all(|r| batch::refcount(py, r) == 1)
+            })
+    }
+
+    /// Makes the columns and their rows (for `n` games), if not made yet.
+    fn columns(&mut self, py: Python<'_>, n: usize) -> PyResult<&Columns> {
+        if self.columns.is_none() {
+            let all = PyArray2::<i64>::zeros(py, [NUM_FEATURES, n], false);
+            let rows = (0..NUM_FEATURES)
+                .map(|k| all.get_item(k).map(Bound::unbind))
+                .collect::<PyResult<_>>()?;
+            self.columns = Some(Columns {
+                all: all.unbind(),
+                rows,
+            });
+        }
+        Ok(self.columns.as_ref().expect("made above"))
+    }
 }
 
 impl PyVecEnv {
@@ -61,39 +126,183 @@ impl PyVecEnv {
         self.eps.len()
     }
 
-    /// The observation object: a new dict of the board and features arrays (a shallow
-    /// copy of the one built with the arrays: the caller may change its dict, not ours),
-    /// or the pixel array.
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.obs {
-            Some(d) => Ok(d.bind(py).copy()?.into_any()),
-            None => Ok(self.arrays.pixels.bind(py).clone().into_any()),
+    fn out(&self) -> &Outputs {
+        &self.sets[self.current]
+    }
+
+    /// Makes `current` a set nothing outside holds: the first such one from the current
+    /// set on, else a new one (replacing the set written longest ago when `MAX_SETS` are
+    /// kept; whoever holds that one keeps it, never written again).
+    fn take_fresh(&mut self, py: Python<'_>) {
+        let k = self.sets.len();
+        if let Some(i) = (0..k)
+            .map(|j| (self.current + j) % k)
+            .find(|&i| self.sets[i].unshared(py))
+        {
+            self.current = i;
+            return;
+        }
+        let new = Outputs::new(py, self.n(), self.cfg.obs);
+        if k < MAX_SETS {
+            self.sets.push(new);
+            self.current = k;
+        } else {
+            let oldest = (0..k)
+                .min_by_key(|&i| self.sets[i].used)
+                .expect("sets kept");
+            self.sets[oldest] = new;
+            self.current = oldest;
         }
     }
 
-    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.info.bind(py).copy()
+    /// Marks the current set written by this call and fills its columns when wanted.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.calls += 1;
+        self.sets[self.current].used = self.calls;
+        if self.want_columns {
+            self.write_columns(py)?;
+        }
+        Ok(())
     }
 
-    /// Copies the features into `columns` when it was asked for: game i's feature k
-    /// goes to row k, column i.
-    fn write_columns(&self, py: Python<'_>) -> PyResult<()> {
-        let Some(columns) = &self.columns else {
-            return Ok(());
-        };
-        let features = self.arrays.features.bind(py).try_readonly()?;
+    /// Fills the current set's columns (made if need be): game i's feature k goes to
+    /// row k, column i.
+    fn write_columns(&mut self, py: Python<'_>) -> PyResult<()> {
+        let n = self.n();
+        let out = &mut self.sets[self.current];
+        let all = out.columns(py, n)?.all.clone_ref(py);
+        let features = out.arrays.features.bind(py).try_readonly()?;
         let features = features.as_slice().map_err(not_contiguous)?;
-        let mut columns = columns.bind(py).try_readwrite()?;
+        let mut columns = all.bind(py).try_readwrite()?;
         let columns = columns.as_slice_mut().map_err(not_contiguous)?;
         // Row by row: the writes run straight through memory.
-        for (k, row) in columns.chunks_exact_mut(self.n()).enumerate() {
+        for (k, row) in columns.chunks_exact_mut(n).enumerate() {
             for (out, game) in row.iter_mut().zip(features.chunks_exact(NUM_FEATURES)) {
                 *out = i64::from(game[k]);
             }
         }
         Ok(())
     }
+
+    fn run_reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<&Bound<'_, PyAny>>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let n = self.n();
+        let seeds = batch::reset_seeds(seed, n, self.eps.iter().map(Episode::following_seed))?;
+        if fresh {
+            self.take_fresh(py);
+        }
+        let mut guards = self.sets[self.current].arrays.lend(py)?;
+        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
+        vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
+        drop(guards);
+        self.finish(py)
+    }
+
+    fn run_step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let n = self.n();
+        let actions = batch::actions_array(actions, n)?;
+        let acts = actions.as_slice().map_err(not_contiguous)?;
+        let k = self.cfg.actions.len() as i64;
+        if let Some((i, a)) = acts.iter().enumerate().find(|(_, a)| !(0..k).contains(*a)) {
+            return Err(invalid_argument(format!(
+                "action {a} of game {i} is out of range: actions are 0 to {}",
+                k - 1
+            )));
+        }
+        if fresh {
+            self.take_fresh(py);
+        }
+        let mut workers = [(); 256];
+        let workers = &mut workers[..self.threads];
+        let cfg = &self.cfg;
+        let mut guards = self.sets[self.current].arrays.lend(py)?;
+        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
+        let Ok(()) = py.detach(|| vector::step_all(cfg, rows, workers, acts));
+        drop(guards);
+        self.finish(py)
+    }
+
+    /// `VecEnv`'s observation: a new dict of the board and features arrays, or the
+    /// pixel array.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let a = &self.out().arrays;
+        match self.cfg.obs {
+            ObsKind::Board => {
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "board"), a.boards.bind(py))?;
+                d.set_item(intern!(py, "features"), a.features.bind(py))?;
+                Ok(d.into_any())
+            }
+            ObsKind::Pixels => Ok(a.pixels.bind(py).clone().into_any()),
+        }
+    }
+
+    /// The Gymnasium wrapper's observation: the board and one `(n,)` int64 row per
+    /// feature name (the batched `Dict` of `Discrete`), or the pixel array.
+    fn gym_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let out = self.out();
+        match (self.cfg.obs, &out.columns) {
+            (ObsKind::Board, Some(c)) => {
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "board"), out.arrays.boards.bind(py))?;
+                for (k, row) in c.rows.iter().enumerate() {
+                    d.set_item(feature_key(py, k), row.bind(py))?;
+                }
+                Ok(d.into_any())
+            }
+            _ => Ok(out.arrays.pixels.bind(py).clone().into_any()),
+        }
+    }
+
+    /// The info dict; for Gymnasium with each key's `"_key"` mask (every game has every
+    /// key, always).
+    fn info<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyDict>> {
+        let a = &self.out().arrays;
+        let d = PyDict::new(py);
+        for (key, mask, value) in a.info_entries(py) {
+            d.set_item(key, value)?;
+            if gym {
+                d.set_item(mask, self.mask.bind(py))?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// The step tuple of the current set.
+    fn step_tuple<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<StepTuple<'py>> {
+        let a = &self.out().arrays;
+        let obs = if gym {
+            self.gym_observation(py)?
+        } else {
+            self.observation(py)?
+        };
+        Ok((
+            obs,
+            a.rewards.bind(py).clone(),
+            a.terminated.bind(py).clone(),
+            a.truncated.bind(py).clone(),
+            self.info(py, gym)?,
+        ))
+    }
 }
+
+/// What `step` returns: `(observation, rewards, terminated, truncated, info)`.
+type StepTuple<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyDict>,
+);
 
 #[pymethods]
 impl PyVecEnv {
@@ -139,113 +348,104 @@ impl PyVecEnv {
         };
         let cfg = env_config(py, &common, actions, frame_skip)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
-        let arrays = Arrays::new(py, n, cfg.obs);
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
-        let obs = match cfg.obs {
-            ObsKind::Board => {
-                let d = PyDict::new(py);
-                d.set_item("board", arrays.boards.bind(py))?;
-                d.set_item("features", arrays.features.bind(py))?;
-                Some(d.unbind())
-            }
-            ObsKind::Pixels => None,
-        };
-        let info = arrays.info(py)?.unbind();
+        let obs = cfg.obs;
+        let mask = PyArray1::<bool>::from_vec(py, vec![true; n]);
+        mask.getattr(intern!(py, "flags"))?
+            .setattr(intern!(py, "writeable"), false)?;
         Ok(PyVecEnv {
             cfg,
             eps,
             needs_reset: vec![false; n],
-            arrays,
+            sets: vec![Outputs::new(py, n, obs)],
+            current: 0,
+            calls: 0,
+            want_columns: false,
             threads,
-            obs,
-            info,
-            columns: None,
+            mask: mask.unbind(),
         })
     }
 
     /// Starts every game anew and returns ``(observation, info)``.
     ///
     /// ``seed``: an int s (game i gets s + i), a sequence of n ints, or None (each game
-    /// gets the seed after its last one).
-    #[pyo3(signature = (seed=None))]
+    /// gets the seed after its last one). ``fresh``: as for :meth:`step`.
+    #[pyo3(signature = (seed=None, fresh=false))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        fresh: bool,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let n = self.n();
-        let seeds = batch::reset_seeds(seed, n, self.eps.iter().map(Episode::following_seed))?;
-        let mut guards = self.arrays.lend(py)?;
-        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
-        vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
-        drop(guards);
-        self.write_columns(py)?;
-        Ok((self.observation(py)?, self.info(py)?))
+        self.run_reset(py, seed, fresh)?;
+        Ok((self.observation(py)?, self.info(py, false)?))
     }
 
     /// Steps every game with its action (an int array of length n) and returns
-    /// ``(observation, rewards, terminated, truncated, info)``, all arrays reused by the
-    /// next call. ``info`` holds ``score``, ``lines`` (int64), ``events`` (uint32
-    /// flags), ``lag`` (uint32: the step's lag frames) and ``crashed`` (bool: the game has
-    /// crashed, ``Game.crashed``) per game.
-    #[expect(clippy::type_complexity, reason = "the Gymnasium step tuple")]
+    /// ``(observation, rewards, terminated, truncated, info)``. ``info`` holds ``score``,
+    /// ``lines`` (int64), ``events`` (uint32 flags), ``lag`` (uint32: the step's lag
+    /// frames) and ``crashed`` (bool: the game has crashed, ``Game.crashed``) per game.
+    ///
+    /// The arrays are those of the last call, overwritten; with ``fresh=True`` they are
+    /// arrays nothing else holds (no reference to them or a view of them is left from an
+    /// earlier call: those are never written again), so that what an earlier call
+    /// returned stays as it was. A fresh call reuses arrays whose every reference is gone
+    /// and allocates only when there are none: in a loop that keeps only the last
+    /// step's results, nothing is allocated or copied.
+    #[pyo3(signature = (actions, fresh=false))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyArray1<f32>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyDict>,
-    )> {
-        let n = self.n();
-        let actions = batch::actions_array(actions, n)?;
-        let acts = actions.as_slice().map_err(not_contiguous)?;
-        let k = self.cfg.actions.len() as i64;
-        if let Some((i, a)) = acts.iter().enumerate().find(|(_, a)| !(0..k).contains(*a)) {
-            return Err(invalid_argument(format!(
-                "action {a} of game {i} is out of range: actions are 0 to {}",
-                k - 1
-            )));
-        }
-        let mut workers = [(); 256];
-        let workers = &mut workers[..self.threads];
-        let cfg = &self.cfg;
-        let mut guards = self.arrays.lend(py)?;
-        let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
-        let Ok(()) = py.detach(|| vector::step_all(cfg, rows, workers, acts));
-        drop(guards);
-        self.write_columns(py)?;
-        let a = &self.arrays;
-        Ok((
-            self.observation(py)?,
-            a.rewards.bind(py).clone(),
-            a.terminated.bind(py).clone(),
-            a.truncated.bind(py).clone(),
-            self.info(py)?,
-        ))
+        fresh: bool,
+    ) -> PyResult<StepTuple<'py>> {
+        self.run_step(py, actions, fresh)?;
+        self.step_tuple(py, false)
+    }
+
+    /// :meth:`reset` for ``NesTetrisVectorEnv``: the observation in the layout of its
+    /// batched space (the board and one ``(n,)`` int64 row per feature), the info with
+    /// Gymnasium's ``"_key"`` masks.
+    fn _gym_reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+        fresh: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        self.want_columns |= self.cfg.obs == ObsKind::Board;
+        self.run_reset(py, seed, fresh)?;
+        Ok((self.gym_observation(py)?, self.info(py, true)?))
+    }
+
+    /// :meth:`step` for ``NesTetrisVectorEnv``, in the layout of :meth:`_gym_reset`.
+    fn _gym_step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        fresh: bool,
+    ) -> PyResult<StepTuple<'py>> {
+        self.want_columns |= self.cfg.obs == ObsKind::Board;
+        self.run_step(py, actions, fresh)?;
+        self.step_tuple(py, true)
     }
 
     /// The features again as one ``(K, n)`` ``int64`` array (row k is feature
     /// ``FEATURE_NAMES[k]`` of every game, contiguous: the layout of Gymnasium's batched
-    /// ``Dict`` of ``Discrete``). Made on the first call, holding the current features;
-    /// from then on every ``reset`` and ``step`` also writes it (the same array each
-    /// time, as the others). ``InvalidArgument`` for pixel observations.
+    /// ``Dict`` of ``Discrete``), of the arrays the last call returned, holding the
+    /// current features; from then on every ``reset`` and ``step`` also writes it.
+    /// ``InvalidArgument`` for pixel observations.
     fn feature_columns<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
         if self.cfg.obs != ObsKind::Board {
             return Err(invalid_argument(
                 "feature_columns: this VecEnv observes pixels, it has no features",
             ));
         }
-        if let Some(columns) = &self.columns {
-            return Ok(columns.bind(py).clone());
+        if !self.want_columns || self.out().columns.is_none() {
+            self.want_columns = true;
+            self.write_columns(py)?;
         }
-        let columns = PyArray2::<i64>::zeros(py, [NUM_FEATURES, self.n()], false);
-        self.columns = Some(columns.clone().unbind());
-        self.write_columns(py)?;
-        Ok(columns)
+        let (n, current) = (self.n(), self.current);
+        Ok(self.sets[current].columns(py, n)?.all.bind(py).clone())
     }
 
     /// The native anchor of ``crates/py/bench.py``: ``(game_step_ns, vector_step_ns)``,

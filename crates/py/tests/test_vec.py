@@ -263,3 +263,87 @@ def test_feature_columns_follow_the_features() -> None:
     np.testing.assert_array_equal(columns, obs["features"].T)
     with pytest.raises(nestris.InvalidArgument):
         nestris.VecEnv(2, observation="pixels").feature_columns()
+
+
+def test_fresh_arrays_are_written_again_only_once_let_go() -> None:
+    # fresh=True: arrays nothing else holds. Results dropped are reused (no allocation);
+    # results kept, whole or as a view of one array, are never written again.
+    vec = nestris.VecEnv(4, start_level=18)
+    rng = np.random.default_rng(1)
+    vec.reset(seed=3, fresh=True)
+    board = vec.step(rng.integers(0, 12, size=4), fresh=True)[0]["board"]
+    address = board.__array_interface__["data"][0]
+    del board
+    obs = vec.step(rng.integers(0, 12, size=4), fresh=True)[0]
+    assert obs["board"].__array_interface__["data"][0] == address
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for t in range(40):
+        obs, rewards, terminated, _, info = vec.step(rng.integers(0, 12, size=4), fresh=True)
+        outputs = [obs["board"], obs["features"], rewards, terminated, *info.values()]
+        for view, _ in kept:
+            assert not any(np.shares_memory(view, out) for out in outputs)
+        # One array (or a view of one) is all that is kept of a step.
+        one = [obs["board"][1:3], obs["features"][:, 0], info["score"], rewards, terminated]
+        if t % 8 < len(one):
+            kept.append((one[t % 8], one[t % 8].copy()))
+        del obs, rewards, terminated, info, one, outputs
+    for view, then in kept:
+        np.testing.assert_array_equal(view, then)
+    # Without fresh, the last call's arrays are written again, whoever holds them.
+    a = vec.step(rng.integers(0, 12, size=4))[0]["board"]
+    b = vec.step(rng.integers(0, 12, size=4))[0]["board"]
+    assert a is b
+
+
+@pytest.mark.parametrize("observation", ["board", "pixels"])
+def test_fresh_calls_play_the_same_games(observation: str) -> None:
+    # The set of arrays a call writes changes nothing of the games: every output of
+    # every game is written by every call (episodes truncated, so resets happen too).
+    n = 5 if observation == "board" else 2
+    kwargs = dict(start_level=18, max_episode_steps=60, observation=observation)
+    fresh, plain = nestris.VecEnv(n, **kwargs), nestris.VecEnv(n, **kwargs)
+    rng = np.random.default_rng(2)
+
+    def equal(x: object, y: object) -> None:
+        if isinstance(x, dict):
+            assert isinstance(y, dict) and list(x) == list(y)
+            for key in x:
+                np.testing.assert_array_equal(x[key], y[key])
+        else:
+            np.testing.assert_array_equal(x, y)
+
+    equal(fresh.reset(seed=9, fresh=True)[0], plain.reset(seed=9)[0])
+    held = []
+    for t in range(150 if observation == "board" else 40):
+        actions = rng.integers(0, 12, size=n)
+        a = fresh.step(actions, fresh=True)
+        b = plain.step(actions)
+        for x, y in zip(a, b):
+            equal(x, y)
+        if t % 3 == 0:
+            held.append(a)  # keeps some sets busy, so that new ones are made
+        if len(held) > 4:
+            held.pop(0)
+
+
+def test_the_wrapper_info_masks_are_read_only() -> None:
+    envs = nestris.NesTetrisVectorEnv(3)
+    _, info = envs.reset(seed=0)
+    assert info["_score"].all() and not info["_score"].flags.writeable
+    with pytest.raises(ValueError):
+        info["_lines"][0] = False
+
+
+def test_a_view_of_a_feature_row_keeps_its_values() -> None:
+    # copy=True: a slice of one feature row is all that is kept of a step.
+    envs = nestris.NesTetrisVectorEnv(6, start_level=18, copy=True)
+    envs.reset(seed=4)
+    rng = np.random.default_rng(4)
+    kept = []
+    for t in range(60):
+        obs, *_ = envs.step(rng.integers(0, 12, size=6))
+        if t % 6 == 0:
+            kept.append((obs["x"][2:5], obs["x"][2:5].copy()))
+        del obs
+    for view, then in kept:
+        np.testing.assert_array_equal(view, then)

@@ -270,6 +270,15 @@ class FrameEnv:
     @property
     def lines(self) -> int: ...
 
+# What a vector step returns: (observation, rewards, terminated, truncated, info).
+_VecStep = tuple[
+    Any,
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    dict[str, npt.NDArray[Any]],
+]
+
 @final
 class VecEnv:
     """n frame-level games stepped together in Rust."""
@@ -292,17 +301,17 @@ class VecEnv:
         format: str = "cartridge",
     ) -> VecEnv: ...
     def reset(
-        self, seed: int | Sequence[int] | None = None
+        self, seed: int | Sequence[int] | None = None, fresh: bool = False
     ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
     def step(
-        self, actions: npt.NDArray[np.int64]
-    ) -> tuple[
-        Any,
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, npt.NDArray[Any]],
-    ]: ...
+        self, actions: npt.NDArray[np.int64], fresh: bool = False
+    ) -> _VecStep: ...
+    def _gym_reset(
+        self, seed: int | Sequence[int] | None, fresh: bool
+    ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
+    def _gym_step(
+        self, actions: Any, fresh: bool
+    ) -> _VecStep: ...
     @property
     def num_envs(self) -> int: ...
     @property

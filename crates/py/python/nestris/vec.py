@@ -7,7 +7,8 @@ masks and placements of every game come back in ``(n, MAX_PLACEMENTS)`` and
 
 :class:`nestris.VecEnv` (from the extension) holds n games and steps them all in one
 call with the GIL released, writing observations, rewards and flags into numpy arrays
-it allocated once (the same arrays come back every call). :class:`NesTetrisVectorEnv`
+it allocated once (the same arrays come back every call, unless ``fresh=True``: then
+arrays no later call writes). :class:`NesTetrisVectorEnv`
 is the ``gymnasium.vector.VectorEnv`` around it, with the batched spaces of
 ``nestris/NES-Tetris-v0``; ``gymnasium.make_vec("nestris/NES-Tetris-v0", num_envs=n)``
 builds it.
@@ -75,14 +76,16 @@ class _RustVectorEnv(VectorEnv[Any, Any, Any]):
                 raise InvalidArgument(f"seed must be one int or {self.num_envs} ints, got {seed!r}")
             super().reset(seed=None)
             self._started = True
-            obs, info = self._vec.reset(seeds)
-        else:
-            s = check_seed(seed)
-            super().reset(seed=s)
-            if s is None and not self._started:
-                s = int(self.np_random.integers(0, 2**63 - 1))
-            self._started = True
-            obs, info = self._vec.reset(s)
+            return self._reset_vec(seeds)
+        s = check_seed(seed)
+        super().reset(seed=s)
+        if s is None and not self._started:
+            s = int(self.np_random.integers(0, 2**63 - 1))
+        self._started = True
+        return self._reset_vec(s)
+
+    def _reset_vec(self, seed: int | list[int] | None) -> tuple[Any, dict[str, Any]]:
+        obs, info = self._vec.reset(seed)
         return self._obs(obs), self._info(info)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -112,8 +115,10 @@ class NesTetrisVectorEnv(_RustVectorEnv):
 
     * ``max_episode_steps``: truncate episodes after this many steps (None: never).
     * ``num_threads`` (1): split the games over this many threads in each step.
-    * ``copy`` (True): return copies of the observation arrays; with False they are
-      views of the buffers the next step overwrites (faster).
+    * ``copy`` (True): every call returns arrays that no later call writes (those of a
+      step whose results were all let go are reused, so a loop that keeps only the
+      last step's results copies nothing); with False every call returns the same
+      arrays, overwritten.
 
     ``crash_mode`` and ``music_type`` are those of the single environment; ``info["lag"]``
     (``uint32``) holds each game's lag frames in the step and ``info["crashed"]`` (bool)
@@ -173,46 +178,25 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(self.metadata)
         self.metadata["render_fps"] = _FPS[region.lower()] / int(frame_skip)
-        self._mask = np.ones(self.num_envs, dtype=bool)
         self._started = False
-        # The VecEnv returns the same arrays from every call, so the views of them that
-        # copy=False returns are made once (on the first call) and handed out in a new
-        # dict each step; nothing is rebuilt per step. The features come as the VecEnv's
-        # (K, n) int64 columns: one row per name, the dtype of the batched space.
-        self._columns = self._vec.feature_columns() if observation == "board" else None
-        self._obs_views: dict[str, np.ndarray] | None = None
-        self._info_views: dict[str, np.ndarray] | None = None
 
     @property
     def raw(self) -> _nestris.VecEnv:
         """The :class:`nestris.VecEnv` underneath."""
         return self._vec
 
-    def _obs(self, obs: Any) -> Any:
-        if self._observation == "pixels":
-            return obs.copy() if self._copy else obs
-        if self._copy:
-            # One copy of all the features, then one row of it per name.
-            out = {"board": obs["board"].copy()}
-            out.update(zip(FEATURE_NAMES, self._columns.copy()))
-            return out
-        if self._obs_views is None:
-            self._obs_views = {"board": obs["board"]}
-            self._obs_views.update(zip(FEATURE_NAMES, self._columns))
-        return dict(self._obs_views)
+    # The VecEnv writes the observation in the batched space's layout itself (the board,
+    # one int64 row per feature) and the info with its "_key" masks. copy=True asks it for
+    # arrays nothing else holds ("fresh"): those of a step whose results were all let go
+    # are written again, so that a loop keeping only the last step's results allocates
+    # and copies nothing, and what a caller keeps is never changed.
+    def _reset_vec(self, seed: int | list[int] | None) -> tuple[Any, dict[str, Any]]:
+        return self._vec._gym_reset(seed, self._copy)  # type: ignore[no-any-return]
 
-    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
-        if self._info_views is None:
-            # Gymnasium's "_key" entries: every game has every key, always (one mask).
-            self._info_views = {}
-            for key, value in info.items():
-                self._info_views[key] = value
-                self._info_views["_" + key] = self._mask
-        out = dict(self._info_views)
-        if self._copy:
-            for key, value in info.items():
-                out[key] = value.copy()
-        return out
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps every game (one action each: a frame's buttons); auto-resets as
+        described in :mod:`nestris.vec`."""
+        return self._vec._gym_step(actions, self._copy)  # type: ignore[no-any-return]
 
 
 class PlacementBatchSpace(spaces.MultiDiscrete):
