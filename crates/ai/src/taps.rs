@@ -206,6 +206,16 @@ impl TapPattern {
         f
     }
 
+    /// The frames of the first `N` taps ([`TapPattern::frame_of_tap`] of 0..N).
+    pub fn first_taps<const N: usize>(&self) -> [u32; N] {
+        let mut f = u32::from(self.first);
+        core::array::from_fn(|k| {
+            let at = f;
+            f += u32::from(self.gaps[k % self.len()]);
+            at
+        })
+    }
+
     /// Frames of one cycle.
     pub fn cycle_frames(&self) -> u32 {
         self.gaps().iter().map(|&g| u32::from(g)).sum()
@@ -374,6 +384,7 @@ mod tests {
                 .collect();
             let ours: Vec<u32> = (0..repeated.len()).map(|k| p.frame_of_tap(k)).collect();
             assert_eq!(ours, repeated, "{text}");
+            assert_eq!(p.first_taps::<7>()[..], repeated[..7], "{text}");
             // Its string reads back as the same pattern.
             assert_eq!(TapPattern::parse(&p.to_string()).unwrap(), p, "{text}");
         }
