@@ -607,40 +607,31 @@ impl Features {
             f.col_transitions += ones(((row ^ below) & COLS) >> 2);
         }
         f.heights = h;
-        // Heights outside the well.
+        // Heights outside the well, and above the player's reach. (Straight-line loops
+        // over fixed sizes: the compiler vectorizes them.)
         let mut max_h = 0;
-        for (c, &hc) in h.iter().enumerate() {
+        for (&hc, &lim) in h.iter().zip(&ctx.reach) {
             max_h = max_h.max(hc);
-            if c != WELL {
-                f.height += hc as u32;
-            }
-            let lim = ctx.reach[c];
-            if hc > lim {
-                let e = (hc - lim) as u32;
-                f.unreachable += e * e;
-            }
+            let e = u32::from(hc.saturating_sub(lim));
+            f.unreachable += e * e;
         }
+        f.height = h.iter().map(|&x| u32::from(x)).sum::<u32>() - u32::from(h[WELL]);
         f.max_height = max_h;
-        for c in 0..WELL - 1 {
-            let d = (h[c] as i32 - h[c + 1] as i32).unsigned_abs();
+        const _: () = assert!(
+            WELL == 9,
+            "the loops below take the well as the last column"
+        );
+        for pair in h[..WELL].windows(2) {
+            let d = u32::from(pair[0].abs_diff(pair[1]));
             f.bumpiness += d;
             f.bumpiness_sq += d * d;
         }
-        // Wells outside the tetris well.
-        for c in 0..10 {
-            if c == WELL {
-                continue;
-            }
-            let left = if c == 0 { 20 } else { h[c - 1] };
-            let right = if c + 1 == WELL || c == 9 {
-                20
-            } else {
-                h[c + 1]
-            };
-            let depth = left.min(right) as i32 - h[c] as i32;
-            if depth > 2 {
-                f.other_well += (depth - 2) as u32;
-            }
+        // Wells outside the tetris well: the walls, and the tetris well, count as 20 high.
+        let mut walled = [20u8; 11];
+        walled[1..WELL + 1].copy_from_slice(&h[..WELL]);
+        for w in walled.windows(3) {
+            let depth = i32::from(w[0].min(w[2])) - i32::from(w[1]);
+            f.other_well += (depth - 2).max(0) as u32;
         }
         let lowest_other = h[..WELL].iter().copied().min().unwrap_or(0);
         if h[WELL] > lowest_other {
@@ -714,18 +705,46 @@ mod tests {
         Context::new(Region::Ntsc, 18, &InputModel::hz30())
     }
 
-    /// The measure as first written, cell by cell: what `Features::of` must equal.
+    /// The measure written plainly, cell by cell and column by column: what
+    /// `Features::of` must equal.
     fn reference(board: &Board, ctx: &Context) -> Features {
-        let mut f = Features::of(board, ctx);
+        let mut f = Features::default();
         let h = board.heights();
         f.heights = h;
-        (
-            f.holes,
-            f.hole_rows,
-            f.covered,
-            f.row_transitions,
-            f.col_transitions,
-        ) = (0, 0, 0, 0, 0);
+        f.max_height = *h.iter().max().unwrap();
+        for c in 0..10 {
+            if c != WELL {
+                f.height += h[c] as u32;
+            }
+            if h[c] > ctx.reach[c] {
+                f.unreachable += ((h[c] - ctx.reach[c]) as u32).pow(2);
+            }
+            if c < WELL - 1 {
+                let d = (h[c] as i32 - h[c + 1] as i32).unsigned_abs();
+                f.bumpiness += d;
+                f.bumpiness_sq += d * d;
+            }
+            if c != WELL {
+                let left = if c == 0 { 20 } else { h[c - 1] };
+                let right = if c + 1 == WELL { 20 } else { h[c + 1] };
+                let depth = left.min(right) as i32 - h[c] as i32;
+                if depth > 2 {
+                    f.other_well += (depth - 2) as u32;
+                }
+            }
+        }
+        let lowest_other = *h[..WELL].iter().min().unwrap();
+        f.well_blocked = h[WELL].saturating_sub(lowest_other) as u32;
+        let mut ready = 0;
+        for r in (0..20 - h[WELL] as usize).rev() {
+            if (0..10).all(|c| board.filled(r, c) == (c != WELL)) {
+                ready += 1;
+            } else {
+                break;
+            }
+        }
+        f.ready_rows = ready.min(4);
+        f.excess_ready = ready.saturating_sub(4);
         for (c, &hc) in h.iter().enumerate() {
             let mut above = 0;
             for r in 0..20 {
@@ -763,10 +782,11 @@ mod tests {
             rows in proptest::collection::vec(0u16..1024, 20),
             height in 0usize..=20,
             density in 0u32..4,
+            ready in 0usize..7,
         ) {
             // The top `20 - height` rows empty; the others random, sparser for a lower
             // density (more holes and overhangs), and never full (a board the search sees
-            // has had its full rows cleared).
+            // has had its full rows cleared); the bottom `ready` rows full but for the well.
             let mut b = Board::empty();
             for (r, bits) in rows.iter().enumerate().skip(20 - height) {
                 let mut bits = *bits;
@@ -774,6 +794,10 @@ mod tests {
                     bits |= bits.rotate_left(3) & 0x3FF;
                 }
                 b.rows[r + TOP] |= ((bits & 0x3FF).min(0x3FE)) << 3;
+            }
+            // Rows full but for the well at the bottom.
+            for r in 20 - ready..20 {
+                b.rows[r + TOP] = crate::board::WALLS | 0x1FF << 3;
             }
             let ctx = ctx();
             proptest::prop_assert_eq!(Features::of(&b, &ctx), reference(&b, &ctx));
