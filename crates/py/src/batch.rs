@@ -12,7 +12,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::invalid_argument;
 use nestris_env::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
@@ -73,17 +73,9 @@ impl Arrays {
         })
     }
 
-    /// `info`'s entries every vectorized environment has: `score`, `lines`, `events`,
-    /// `lag` (the step's lag frames) and `crashed`.
-    pub fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (key, _, value) in self.info_entries(py) {
-            d.set_item(key, value)?;
-        }
-        Ok(d)
-    }
-
-    /// `info`'s entries as (key, Gymnasium's `"_key"` mask name, array).
+    /// `info`'s entries every vectorized environment has (`score`, `lines`, `events`,
+    /// `lag`: the step's lag frames, and `crashed`) as (key, Gymnasium's `"_key"` mask
+    /// name, array).
     pub fn info_entries<'a, 'py>(
         &'a self,
         py: Python<'py>,

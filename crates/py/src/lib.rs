@@ -22,6 +22,7 @@ mod errors;
 mod eval;
 mod game;
 mod options;
+mod outputs;
 mod penv;
 mod placement;
 mod pvec;

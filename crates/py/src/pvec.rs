@@ -12,11 +12,13 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::IntoPyObjectExt;
+use pyo3::{intern, IntoPyObjectExt};
 
 use crate::batch::{self, not_contiguous};
+use crate::env::feature_key;
 use crate::errors::invalid_argument;
 use crate::options::{int_in, Common};
+use crate::outputs::{OutputArrays, OutputSets, StepTuple};
 use crate::penv::model_dict;
 use crate::placement::{
     check_action, desync_err_in, parse_model, placement_config, MAX_PLACEMENTS,
@@ -56,6 +58,24 @@ impl Arrays {
     }
 }
 
+impl OutputArrays for Arrays {
+    fn make(py: Python<'_>, n: usize, obs: ObsKind) -> Self {
+        Arrays::new(py, n, obs)
+    }
+
+    fn unshared(&self, py: Python<'_>) -> bool {
+        self.base.unshared(py)
+            && batch::refcount(py, &self.masks) == 1
+            && batch::refcount(py, &self.placements) == 1
+            && batch::refcount(py, &self.num_placements) == 1
+            && batch::refcount(py, &self.frames) == 1
+    }
+
+    fn base(&self) -> &batch::Arrays {
+        &self.base
+    }
+}
+
 /// The placement arrays borrowed for writing.
 #[derive(Debug)]
 struct ChoiceGuards<'py> {
@@ -89,7 +109,8 @@ impl ChoiceGuards<'_> {
 /// "action_mask": (n, MAX_PLACEMENTS) int8, "placements": (n, MAX_PLACEMENTS, 3)
 /// uint8}`` or, with ``observation="pixels"``, one ``(n, 240, 256, 3) uint8`` array;
 /// ``info`` has ``action_mask``, ``placements`` and ``num_placements`` in both cases.
-/// The same arrays come back from every call: copy what you keep.
+/// The same arrays come back from every call: copy what you keep, or pass
+/// ``fresh=True`` (as :class:`VecEnv`).
 ///
 /// Auto-reset as :class:`VecEnv`: a game that ended or was truncated in one step is
 /// reset at the next, whose action for it is ignored (any index below
@@ -110,7 +131,8 @@ pub struct PyVecPlacementEnv {
     cfg: PlacementConfig,
     eps: Vec<PlacementEpisode>,
     needs_reset: Vec<bool>,
-    arrays: Arrays,
+    /// The output arrays (more than one set for `fresh` calls).
+    out: OutputSets<Arrays>,
     movegens: Vec<MoveGen>,
     /// Checked actions of the last step (kept to not allocate each step).
     checked: Vec<usize>,
@@ -121,29 +143,136 @@ impl PyVecPlacementEnv {
         self.eps.len()
     }
 
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let a = &self.arrays;
-        match self.cfg.obs {
-            ObsKind::Board => {
+    /// `VecPlacementEnv`'s observation, or with `gym` the Gymnasium wrapper's (one
+    /// `(n,)` int64 row per feature instead of the features array).
+    fn observation<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyAny>> {
+        let a = self.out.current();
+        match (self.cfg.obs, self.out.feature_rows()) {
+            (ObsKind::Pixels, _) => Ok(a.base.pixels.bind(py).clone().into_any()),
+            (ObsKind::Board, rows) => {
                 let d = PyDict::new(py);
-                d.set_item("board", a.base.boards.bind(py))?;
-                d.set_item("features", a.base.features.bind(py))?;
-                d.set_item("action_mask", a.masks.bind(py))?;
-                d.set_item("placements", a.placements.bind(py))?;
+                d.set_item(intern!(py, "board"), a.base.boards.bind(py))?;
+                match rows.filter(|_| gym) {
+                    Some(rows) => {
+                        for (k, row) in rows.iter().enumerate() {
+                            d.set_item(feature_key(py, k), row.bind(py))?;
+                        }
+                    }
+                    None => d.set_item(intern!(py, "features"), a.base.features.bind(py))?,
+                }
+                d.set_item(intern!(py, "action_mask"), a.masks.bind(py))?;
+                d.set_item(intern!(py, "placements"), a.placements.bind(py))?;
                 Ok(d.into_any())
             }
-            ObsKind::Pixels => Ok(a.base.pixels.bind(py).clone().into_any()),
         }
     }
 
-    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let a = &self.arrays;
-        let d = a.base.info(py)?;
-        d.set_item("step_frames", a.frames.bind(py))?;
-        d.set_item("action_mask", a.masks.bind(py))?;
-        d.set_item("placements", a.placements.bind(py))?;
-        d.set_item("num_placements", a.num_placements.bind(py))?;
+    /// The info dict; with `gym`, each key's `"_key"` mask beside it.
+    fn info<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyDict>> {
+        let a = self.out.current();
+        let d = PyDict::new(py);
+        let own = [
+            (
+                intern!(py, "step_frames"),
+                intern!(py, "_step_frames"),
+                a.frames.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "action_mask"),
+                intern!(py, "_action_mask"),
+                a.masks.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "placements"),
+                intern!(py, "_placements"),
+                a.placements.bind(py).as_any(),
+            ),
+            (
+                intern!(py, "num_placements"),
+                intern!(py, "_num_placements"),
+                a.num_placements.bind(py).as_any(),
+            ),
+        ];
+        for (key, mask, value) in a.base.info_entries(py).into_iter().chain(own) {
+            d.set_item(key, value)?;
+            if gym {
+                d.set_item(mask, self.out.mask(py))?;
+            }
+        }
         Ok(d)
+    }
+
+    fn run_reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<&Bound<'_, PyAny>>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let n = self.n();
+        let seeds = batch::reset_seeds(
+            seed,
+            n,
+            self.eps.iter().map(PlacementEpisode::following_seed),
+        )?;
+        self.out.start(py, fresh);
+        let arrays = self.out.current();
+        let mut base = arrays.base.lend(py)?;
+        let mut own = arrays.lend(py)?;
+        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
+        let (cfg, movegens) = (&self.cfg, &mut self.movegens);
+        py.detach(|| vector::reset_all(cfg, rows, movegens, &seeds));
+        drop((base, own));
+        self.out.finish(py)
+    }
+
+    fn run_step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let n = self.n();
+        let actions = batch::actions_array(actions, n)?;
+        let acts = actions.as_slice().map_err(not_contiguous)?;
+        for (i, (&a, ep)) in acts.iter().zip(&self.eps).enumerate() {
+            self.checked[i] = if self.needs_reset[i] {
+                if !(0..MAX_PLACEMENTS as i64).contains(&a) {
+                    return Err(invalid_argument(format!(
+                        "action {a} of game {i} is out of range: actions are 0 to {}",
+                        MAX_PLACEMENTS - 1
+                    )));
+                }
+                0
+            } else {
+                check_action(ep, a)
+                    .map_err(|e| invalid_argument(format!("game {i}: {}", e.value(py))))?
+            };
+        }
+        self.out.start(py, fresh);
+        let arrays = self.out.current();
+        let mut base = arrays.base.lend(py)?;
+        let mut own = arrays.lend(py)?;
+        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
+        let (cfg, movegens, checked) = (&self.cfg, &mut self.movegens, &self.checked);
+        let result = py.detach(|| vector::step_all(cfg, rows, movegens, checked));
+        drop((base, own));
+        if let Err((i, d)) = result {
+            // Nothing was written to the set chosen: the call that failed wrote no set.
+            return Err(desync_err_in(d, i));
+        }
+        self.out.finish(py)
+    }
+
+    /// The step tuple of the current set.
+    fn step_tuple<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<StepTuple<'py>> {
+        let a = &self.out.current().base;
+        Ok((
+            self.observation(py, gym)?,
+            a.rewards.bind(py).clone(),
+            a.terminated.bind(py).clone(),
+            a.truncated.bind(py).clone(),
+            self.info(py, gym)?,
+        ))
     }
 }
 
@@ -195,7 +324,7 @@ impl PyVecPlacementEnv {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let cfg = placement_config(py, &common, model)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
-        let arrays = Arrays::new(py, n, cfg.obs);
+        let out = OutputSets::new(py, n, cfg.obs)?;
         let mut movegens: Vec<MoveGen> = (0..threads.min(n)).map(|_| MoveGen::new()).collect();
         let eps = py.detach(|| {
             (0..n as u64)
@@ -206,12 +335,13 @@ impl PyVecPlacementEnv {
             cfg,
             eps,
             needs_reset: vec![false; n],
-            arrays,
+            out,
             movegens,
             checked: vec![0; n],
         };
-        let mut base = env.arrays.base.lend(py)?;
-        let mut own = env.arrays.lend(py)?;
+        let arrays = env.out.current();
+        let mut base = arrays.base.lend(py)?;
+        let mut own = arrays.lend(py)?;
         let mut rows = base.rows(&mut env.eps, &mut env.needs_reset, own.rows()?)?;
         vector::observe_all(&env.cfg, &mut rows);
         drop((base, own));
@@ -222,80 +352,61 @@ impl PyVecPlacementEnv {
     /// ``(observation, info)``.
     ///
     /// ``seed``: an int s (game i gets s + i), a sequence of n ints, or None (each game
-    /// gets the seed after its last one).
-    #[pyo3(signature = (seed=None))]
+    /// gets the seed after its last one). ``fresh``: as for :meth:`step`.
+    #[pyo3(signature = (seed=None, fresh=false))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
+        fresh: bool,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let n = self.n();
-        let seeds = batch::reset_seeds(
-            seed,
-            n,
-            self.eps.iter().map(PlacementEpisode::following_seed),
-        )?;
-        let mut base = self.arrays.base.lend(py)?;
-        let mut own = self.arrays.lend(py)?;
-        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
-        let (cfg, movegens) = (&self.cfg, &mut self.movegens);
-        py.detach(|| vector::reset_all(cfg, rows, movegens, &seeds));
-        drop((base, own));
-        Ok((self.observation(py)?, self.info(py)?))
+        self.run_reset(py, seed, fresh)?;
+        Ok((self.observation(py, false)?, self.info(py, false)?))
     }
 
     /// Makes one placement in every game (an int array of n placement indices) and
-    /// returns ``(observation, rewards, terminated, truncated, info)``, all arrays reused
-    /// by the next call. ``info`` holds ``score``, ``lines`` (int64), ``events``
-    /// (uint32 flags), ``step_frames`` (uint32), ``action_mask``, ``placements`` and
-    /// ``num_placements`` per game. ``InvalidArgument`` (and nothing stepped) if an
-    /// action is not allowed by its game's mask.
-    #[expect(clippy::type_complexity, reason = "the Gymnasium step tuple")]
+    /// returns ``(observation, rewards, terminated, truncated, info)``. ``info`` holds
+    /// ``score``, ``lines`` (int64), ``events`` (uint32 flags), ``lag``, ``crashed``,
+    /// ``step_frames`` (uint32), ``action_mask``, ``placements`` and ``num_placements``
+    /// per game. ``InvalidArgument`` (and nothing stepped) if an action is not allowed by
+    /// its game's mask. The arrays are those of the last call, overwritten; with
+    /// ``fresh=True``, arrays nothing else holds, as :meth:`VecEnv.step`'s.
+    #[pyo3(signature = (actions, fresh=false))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyArray1<f32>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyDict>,
-    )> {
-        let n = self.n();
-        let actions = batch::actions_array(actions, n)?;
-        let acts = actions.as_slice().map_err(not_contiguous)?;
-        for (i, (&a, ep)) in acts.iter().zip(&self.eps).enumerate() {
-            self.checked[i] = if self.needs_reset[i] {
-                if !(0..MAX_PLACEMENTS as i64).contains(&a) {
-                    return Err(invalid_argument(format!(
-                        "action {a} of game {i} is out of range: actions are 0 to {}",
-                        MAX_PLACEMENTS - 1
-                    )));
-                }
-                0
-            } else {
-                check_action(ep, a)
-                    .map_err(|e| invalid_argument(format!("game {i}: {}", e.value(py))))?
-            };
-        }
-        let mut base = self.arrays.base.lend(py)?;
-        let mut own = self.arrays.lend(py)?;
-        let rows = base.rows(&mut self.eps, &mut self.needs_reset, own.rows()?)?;
-        let (cfg, movegens, checked) = (&self.cfg, &mut self.movegens, &self.checked);
-        let result = py.detach(|| vector::step_all(cfg, rows, movegens, checked));
-        drop((base, own));
-        if let Err((i, d)) = result {
-            return Err(desync_err_in(d, i));
-        }
-        let a = &self.arrays.base;
-        Ok((
-            self.observation(py)?,
-            a.rewards.bind(py).clone(),
-            a.terminated.bind(py).clone(),
-            a.truncated.bind(py).clone(),
-            self.info(py)?,
-        ))
+        fresh: bool,
+    ) -> PyResult<StepTuple<'py>> {
+        self.run_step(py, actions, fresh)?;
+        self.step_tuple(py, false)
+    }
+
+    /// :meth:`reset` for ``NesTetrisPlacementVectorEnv``: the observation in the layout
+    /// of its batched space (one ``(n,)`` int64 row per feature), the info with
+    /// Gymnasium's ``"_key"`` masks.
+    fn _gym_reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+        fresh: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        self.out.want_columns();
+        self.run_reset(py, seed, fresh)?;
+        Ok((self.observation(py, true)?, self.info(py, true)?))
+    }
+
+    /// :meth:`step` for ``NesTetrisPlacementVectorEnv``, in the layout of
+    /// :meth:`_gym_reset`.
+    fn _gym_step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        fresh: bool,
+    ) -> PyResult<StepTuple<'py>> {
+        self.out.want_columns();
+        self.run_step(py, actions, fresh)?;
+        self.step_tuple(py, true)
     }
 
     /// The input model: ``{"tap_hz", "tap_interval", "taps", "reaction", "das", "soft_drop"}``.

@@ -3,9 +3,8 @@
 //! "next step" auto-reset), each from the seed after its last one.
 
 use nestris_env::frame::{EnvConfig, Episode};
-use nestris_env::obs::NUM_FEATURES;
 use nestris_env::{vector, ObsKind};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::{intern, IntoPyObjectExt};
@@ -14,6 +13,7 @@ use crate::batch::{self, not_contiguous, Arrays};
 use crate::env::feature_key;
 use crate::errors::invalid_argument;
 use crate::options::{env_config, int_in, Common};
+use crate::outputs::{OutputSets, StepTuple};
 
 /// n frame-level games stepped together in Rust.
 ///
@@ -50,138 +50,14 @@ pub struct PyVecEnv {
     cfg: EnvConfig,
     eps: Vec<Episode>,
     needs_reset: Vec<bool>,
-    /// The sets of output arrays: `sets[current]` is the one the last call wrote and a
-    /// call without `fresh` writes again; more are made only for `fresh` calls.
-    sets: Vec<Outputs>,
-    current: usize,
-    /// Calls made, to find the set used longest ago.
-    calls: u64,
-    /// The features are wanted as `(K, n)` columns (`feature_columns` or a Gymnasium
-    /// call was made): every set made from then on has them.
-    want_columns: bool,
+    /// The output arrays (more than one set for `fresh` calls).
+    out: OutputSets<Arrays>,
     threads: usize,
-    /// The read-only all-true `(n,)` array of the Gymnasium info's `"_key"` entries.
-    mask: Py<PyArray1<bool>>,
-}
-
-/// Sets of output arrays kept at most: enough for a loop that holds the last step's
-/// results while it makes the next step (and one more), few enough that pixel
-/// observations (184 kB a game) do not pile up.
-const MAX_SETS: usize = 3;
-
-/// One set of the arrays a call writes.
-#[derive(Debug)]
-struct Outputs {
-    arrays: Arrays,
-    /// The features again as `(K, n)` int64, and its K rows (views), once wanted.
-    columns: Option<Columns>,
-    /// The call that last wrote this set.
-    used: u64,
-}
-
-#[derive(Debug)]
-struct Columns {
-    all: Py<PyArray2<i64>>,
-    rows: Vec<Py<PyAny>>,
-}
-
-impl Outputs {
-    fn new(py: Python<'_>, n: usize, obs: ObsKind) -> Outputs {
-        Outputs {
-            arrays: Arrays::new(py, n, obs),
-            columns: None,
-            used: 0,
-        }
-    }
-
-    /// Whether nothing outside this set holds any of its arrays (or a view of one): then
-    /// a `fresh` call may write it, and nobody sees the change.
-    fn unshared(&self, py: Python<'_>) -> bool {
-        self.arrays.unshared(py)
-            && self.columns.as_ref().is_none_or(|c| {
-                // Each row view holds the whole array; a view made of a row holds it too.
-                batch::refcount(py, &c.all) == 1 + c.rows.len() as isize
-                    && c.rows.iter().all(|r| batch::refcount(py, r) == 1)
-            })
-    }
-
-    /// Makes the columns and their rows (for `n` games), if not made yet.
-    fn columns(&mut self, py: Python<'_>, n: usize) -> PyResult<&Columns> {
-        if self.columns.is_none() {
-            let all = PyArray2::<i64>::zeros(py, [NUM_FEATURES, n], false);
-            let rows = (0..NUM_FEATURES)
-                .map(|k| all.get_item(k).map(Bound::unbind))
-                .collect::<PyResult<_>>()?;
-            self.columns = Some(Columns {
-                all: all.unbind(),
-                rows,
-            });
-        }
-        Ok(self.columns.as_ref().expect("made above"))
-    }
 }
 
 impl PyVecEnv {
     fn n(&self) -> usize {
         self.eps.len()
-    }
-
-    fn out(&self) -> &Outputs {
-        &self.sets[self.current]
-    }
-
-    /// Makes `current` a set nothing outside holds: the first such one from the current
-    /// set on, else a new one (replacing the set written longest ago when `MAX_SETS` are
-    /// kept; whoever holds that one keeps it, never written again).
-    fn take_fresh(&mut self, py: Python<'_>) {
-        let k = self.sets.len();
-        if let Some(i) = (0..k)
-            .map(|j| (self.current + j) % k)
-            .find(|&i| self.sets[i].unshared(py))
-        {
-            self.current = i;
-            return;
-        }
-        let new = Outputs::new(py, self.n(), self.cfg.obs);
-        if k < MAX_SETS {
-            self.sets.push(new);
-            self.current = k;
-        } else {
-            let oldest = (0..k)
-                .min_by_key(|&i| self.sets[i].used)
-                .expect("sets kept");
-            self.sets[oldest] = new;
-            self.current = oldest;
-        }
-    }
-
-    /// Marks the current set written by this call and fills its columns when wanted.
-    fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.calls += 1;
-        self.sets[self.current].used = self.calls;
-        if self.want_columns {
-            self.write_columns(py)?;
-        }
-        Ok(())
-    }
-
-    /// Fills the current set's columns (made if need be): game i's feature k goes to
-    /// row k, column i.
-    fn write_columns(&mut self, py: Python<'_>) -> PyResult<()> {
-        let n = self.n();
-        let out = &mut self.sets[self.current];
-        let all = out.columns(py, n)?.all.clone_ref(py);
-        let features = out.arrays.features.bind(py).try_readonly()?;
-        let features = features.as_slice().map_err(not_contiguous)?;
-        let mut columns = all.bind(py).try_readwrite()?;
-        let columns = columns.as_slice_mut().map_err(not_contiguous)?;
-        // Row by row: the writes run straight through memory.
-        for (k, row) in columns.chunks_exact_mut(n).enumerate() {
-            for (out, game) in row.iter_mut().zip(features.chunks_exact(NUM_FEATURES)) {
-                *out = i64::from(game[k]);
-            }
-        }
-        Ok(())
     }
 
     fn run_reset(
@@ -192,14 +68,12 @@ impl PyVecEnv {
     ) -> PyResult<()> {
         let n = self.n();
         let seeds = batch::reset_seeds(seed, n, self.eps.iter().map(Episode::following_seed))?;
-        if fresh {
-            self.take_fresh(py);
-        }
-        let mut guards = self.sets[self.current].arrays.lend(py)?;
+        self.out.start(py, fresh);
+        let mut guards = self.out.current().lend(py)?;
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
         vector::reset_all(&self.cfg, rows, &mut [()], &seeds);
         drop(guards);
-        self.finish(py)
+        self.out.finish(py)
     }
 
     fn run_step(
@@ -218,23 +92,21 @@ impl PyVecEnv {
                 k - 1
             )));
         }
-        if fresh {
-            self.take_fresh(py);
-        }
+        self.out.start(py, fresh);
         let mut workers = [(); 256];
         let workers = &mut workers[..self.threads];
         let cfg = &self.cfg;
-        let mut guards = self.sets[self.current].arrays.lend(py)?;
+        let mut guards = self.out.current().lend(py)?;
         let rows = guards.rows(&mut self.eps, &mut self.needs_reset, ())?;
         let Ok(()) = py.detach(|| vector::step_all(cfg, rows, workers, acts));
         drop(guards);
-        self.finish(py)
+        self.out.finish(py)
     }
 
     /// `VecEnv`'s observation: a new dict of the board and features arrays, or the
     /// pixel array.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let a = &self.out().arrays;
+        let a = self.out.current();
         match self.cfg.obs {
             ObsKind::Board => {
                 let d = PyDict::new(py);
@@ -249,29 +121,28 @@ impl PyVecEnv {
     /// The Gymnasium wrapper's observation: the board and one `(n,)` int64 row per
     /// feature name (the batched `Dict` of `Discrete`), or the pixel array.
     fn gym_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let out = self.out();
-        match (self.cfg.obs, &out.columns) {
-            (ObsKind::Board, Some(c)) => {
+        let a = self.out.current();
+        match (self.cfg.obs, self.out.feature_rows()) {
+            (ObsKind::Board, Some(rows)) => {
                 let d = PyDict::new(py);
-                d.set_item(intern!(py, "board"), out.arrays.boards.bind(py))?;
-                for (k, row) in c.rows.iter().enumerate() {
+                d.set_item(intern!(py, "board"), a.boards.bind(py))?;
+                for (k, row) in rows.iter().enumerate() {
                     d.set_item(feature_key(py, k), row.bind(py))?;
                 }
                 Ok(d.into_any())
             }
-            _ => Ok(out.arrays.pixels.bind(py).clone().into_any()),
+            _ => Ok(a.pixels.bind(py).clone().into_any()),
         }
     }
 
     /// The info dict; for Gymnasium with each key's `"_key"` mask (every game has every
     /// key, always).
     fn info<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyDict>> {
-        let a = &self.out().arrays;
         let d = PyDict::new(py);
-        for (key, mask, value) in a.info_entries(py) {
+        for (key, mask, value) in self.out.current().info_entries(py) {
             d.set_item(key, value)?;
             if gym {
-                d.set_item(mask, self.mask.bind(py))?;
+                d.set_item(mask, self.out.mask(py))?;
             }
         }
         Ok(d)
@@ -279,7 +150,7 @@ impl PyVecEnv {
 
     /// The step tuple of the current set.
     fn step_tuple<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<StepTuple<'py>> {
-        let a = &self.out().arrays;
+        let a = self.out.current();
         let obs = if gym {
             self.gym_observation(py)?
         } else {
@@ -294,15 +165,6 @@ impl PyVecEnv {
         ))
     }
 }
-
-/// What `step` returns: `(observation, rewards, terminated, truncated, info)`.
-type StepTuple<'py> = (
-    Bound<'py, PyAny>,
-    Bound<'py, PyArray1<f32>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyDict>,
-);
 
 #[pymethods]
 impl PyVecEnv {
@@ -349,20 +211,13 @@ impl PyVecEnv {
         let cfg = env_config(py, &common, actions, frame_skip)?;
         let threads = int_in("num_threads", num_threads.unwrap_or(&one), 1, 256)? as usize;
         let eps = (0..n as u64).map(|i| Episode::new(&cfg, Some(i))).collect();
-        let obs = cfg.obs;
-        let mask = PyArray1::<bool>::from_vec(py, vec![true; n]);
-        mask.getattr(intern!(py, "flags"))?
-            .setattr(intern!(py, "writeable"), false)?;
+        let out = OutputSets::new(py, n, cfg.obs)?;
         Ok(PyVecEnv {
             cfg,
             eps,
             needs_reset: vec![false; n],
-            sets: vec![Outputs::new(py, n, obs)],
-            current: 0,
-            calls: 0,
-            want_columns: false,
+            out,
             threads,
-            mask: mask.unbind(),
         })
     }
 
@@ -412,7 +267,7 @@ impl PyVecEnv {
         seed: Option<&Bound<'py, PyAny>>,
         fresh: bool,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        self.want_columns |= self.cfg.obs == ObsKind::Board;
+        self.out.want_columns();
         self.run_reset(py, seed, fresh)?;
         Ok((self.gym_observation(py)?, self.info(py, true)?))
     }
@@ -424,7 +279,7 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
         fresh: bool,
     ) -> PyResult<StepTuple<'py>> {
-        self.want_columns |= self.cfg.obs == ObsKind::Board;
+        self.out.want_columns();
         self.run_step(py, actions, fresh)?;
         self.step_tuple(py, true)
     }
@@ -440,12 +295,7 @@ impl PyVecEnv {
                 "feature_columns: this VecEnv observes pixels, it has no features",
             ));
         }
-        if !self.want_columns || self.out().columns.is_none() {
-            self.want_columns = true;
-            self.write_columns(py)?;
-        }
-        let (n, current) = (self.n(), self.current);
-        Ok(self.sets[current].columns(py, n)?.all.bind(py).clone())
+        self.out.columns(py)
     }
 
     /// The native anchor of ``crates/py/bench.py``: ``(game_step_ns, vector_step_ns)``,

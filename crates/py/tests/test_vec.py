@@ -347,3 +347,47 @@ def test_a_view_of_a_feature_row_keeps_its_values() -> None:
         del obs
     for view, then in kept:
         np.testing.assert_array_equal(view, then)
+
+
+def test_fresh_placement_arrays() -> None:
+    # VecPlacementEnv's fresh calls as VecEnv's: what was kept (a slice of the masks,
+    # the placements, a feature row of the wrapper) is never returned again, and the
+    # games are those of plain calls.
+    n = 4
+    fresh = nestris.VecPlacementEnv(n, start_level=18, max_episode_steps=30)
+    plain = nestris.VecPlacementEnv(n, start_level=18, max_episode_steps=30)
+    fresh.reset(seed=6, fresh=True)
+    _, info = plain.reset(seed=6)
+    rng = np.random.default_rng(6)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for t in range(60):
+        actions = np.array([rng.integers(0, max(1, k)) for k in info["num_placements"]])
+        a = fresh.step(actions, fresh=True)
+        b = plain.step(actions)
+        info = b[4]
+        for x, y in zip(a, b):
+            if isinstance(x, dict):
+                assert list(x) == list(y)
+                for key in x:
+                    np.testing.assert_array_equal(x[key], y[key])
+            else:
+                np.testing.assert_array_equal(x, y)
+        outputs = [*a[0].values(), a[1], a[2], a[3], *a[4].values()]
+        for view, _ in kept:
+            assert not any(np.shares_memory(view, out) for out in outputs)
+        one = [a[0]["action_mask"][1:3], a[4]["placements"][0], a[4]["step_frames"]]
+        if t % 5 < len(one):
+            kept.append((one[t % 5], one[t % 5].copy()))
+        del a, outputs, one
+    for view, then in kept:
+        np.testing.assert_array_equal(view, then)
+    envs = nestris.NesTetrisPlacementVectorEnv(n, start_level=18, copy=True)
+    obs, info = envs.reset(seed=1)
+    assert list(obs) == ["board", *nestris.FEATURE_NAMES, "action_mask", "placements"]
+    assert obs in envs.observation_space and not info["_score"].flags.writeable
+    row = obs["x"][1:3]
+    then = row.copy()
+    del obs, info
+    for _ in range(10):
+        envs.step(envs.action_space.sample())
+    np.testing.assert_array_equal(row, then)

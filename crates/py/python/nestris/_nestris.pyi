@@ -425,17 +425,13 @@ class VecPlacementEnv:
         taps: str | None = None,
     ) -> VecPlacementEnv: ...
     def reset(
-        self, seed: int | Sequence[int] | None = None
+        self, seed: int | Sequence[int] | None = None, fresh: bool = False
     ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
-    def step(
-        self, actions: npt.NDArray[np.int64]
-    ) -> tuple[
-        Any,
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, npt.NDArray[Any]],
-    ]: ...
+    def step(self, actions: npt.NDArray[np.int64], fresh: bool = False) -> _VecStep: ...
+    def _gym_reset(
+        self, seed: int | Sequence[int] | None, fresh: bool
+    ) -> tuple[Any, dict[str, npt.NDArray[Any]]]: ...
+    def _gym_step(self, actions: Any, fresh: bool) -> _VecStep: ...
     @property
     def num_envs(self) -> int: ...
     @property

@@ -42,23 +42,26 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _nestris
-from ._nestris import FEATURE_NAMES, MAX_PLACEMENTS, InvalidArgument
+from ._nestris import MAX_PLACEMENTS, InvalidArgument
 from .env import _FPS, PlacementSpace, check_seed, observation_space, placement_observation_space
 
 
 class _RustVectorEnv(VectorEnv[Any, Any, Any]):
     """What both vector environments share around their extension object ``_vec``:
-    seeding, stepping, rendering. Subclasses shape ``_obs`` and ``_info``."""
+    seeding, stepping, rendering.
+
+    The extension writes the observation in the batched space's layout (the board, one
+    int64 row per feature) and the info with Gymnasium's ``"_key"`` masks (one read-only
+    array). copy=True asks it for arrays nothing else holds ("fresh"): those of a step
+    whose results were all let go are written again, so a loop that keeps only the last
+    step's results allocates and copies nothing, and what a caller keeps never changes."""
 
     _vec: Any
     _copy: bool
     _started: bool
 
-    def _obs(self, obs: Any) -> Any:
-        raise NotImplementedError
-
-    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
-        raise NotImplementedError
+    def _seen(self, info: dict[str, Any]) -> None:
+        """Called with the info of every reset and step."""
 
     def reset(
         self,
@@ -85,18 +88,18 @@ class _RustVectorEnv(VectorEnv[Any, Any, Any]):
         return self._reset_vec(s)
 
     def _reset_vec(self, seed: int | list[int] | None) -> tuple[Any, dict[str, Any]]:
-        obs, info = self._vec.reset(seed)
-        return self._obs(obs), self._info(info)
+        obs, info = self._vec._gym_reset(seed, self._copy)
+        self._seen(info)
+        return obs, info
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps every game (one action each: a frame's buttons or a placement);
         auto-resets as described in :mod:`nestris.vec`."""
         # Passed as given: the core checks them (ints only, one per game) and names the
         # game of a bad one; converting here would round floats and parse strings.
-        obs, rewards, terminated, truncated, info = self._vec.step(actions)
-        if self._copy:
-            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
-        return self._obs(obs), rewards, terminated, truncated, self._info(info)
+        out = self._vec._gym_step(actions, self._copy)
+        self._seen(out[4])
+        return out  # type: ignore[no-any-return]
 
     def render(self) -> tuple[np.ndarray, ...] | None:
         """A 240x256x3 picture per game (``render_mode="rgb_array"``)."""
@@ -184,19 +187,6 @@ class NesTetrisVectorEnv(_RustVectorEnv):
     def raw(self) -> _nestris.VecEnv:
         """The :class:`nestris.VecEnv` underneath."""
         return self._vec
-
-    # The VecEnv writes the observation in the batched space's layout itself (the board,
-    # one int64 row per feature) and the info with its "_key" masks. copy=True asks it for
-    # arrays nothing else holds ("fresh"): those of a step whose results were all let go
-    # are written again, so that a loop keeping only the last step's results allocates
-    # and copies nothing, and what a caller keeps is never changed.
-    def _reset_vec(self, seed: int | list[int] | None) -> tuple[Any, dict[str, Any]]:
-        return self._vec._gym_reset(seed, self._copy)  # type: ignore[no-any-return]
-
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Steps every game (one action each: a frame's buttons); auto-resets as
-        described in :mod:`nestris.vec`."""
-        return self._vec._gym_step(actions, self._copy)  # type: ignore[no-any-return]
 
 
 class PlacementBatchSpace(spaces.MultiDiscrete):
@@ -305,7 +295,6 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = PlacementBatchSpace(self.num_envs, self._current_masks)
         self.metadata = dict(self.metadata)
-        self._flags = np.ones(self.num_envs, dtype=bool)
         self._started = False
 
     def _current_masks(self) -> np.ndarray | None:
@@ -322,23 +311,7 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
             return np.zeros((self.num_envs, MAX_PLACEMENTS), dtype=bool)
         return self._masks.astype(bool)
 
-    def _obs(self, obs: Any) -> Any:
-        if self._observation == "pixels":
-            return obs.copy() if self._copy else obs
-        features = obs["features"]
-        keep = (lambda a: a.copy()) if self._copy else (lambda a: a)
-        out: dict[str, np.ndarray] = {"board": keep(obs["board"])}
-        for i, name in enumerate(FEATURE_NAMES):
-            column = features[:, i]
-            out[name] = column.astype(np.int64) if self._copy else column
-        out["action_mask"] = keep(obs["action_mask"])
-        out["placements"] = keep(obs["placements"])
-        return out
-
-    def _info(self, info: dict[str, np.ndarray]) -> dict[str, Any]:
+    def _seen(self, info: dict[str, Any]) -> None:
+        # The masks the action space samples with.
         self._masks = info["action_mask"]
-        out: dict[str, Any] = {}
-        for key, value in info.items():
-            out[key] = value.copy() if self._copy else value
-            out["_" + key] = self._flags
-        return out
+
