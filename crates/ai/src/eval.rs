@@ -975,12 +975,15 @@ mod tests {
             let e = WeightSet::from_toml(bad).unwrap_err();
             assert!(e.to_string().contains("from_height"), "{bad}: {e}");
         }
-        // The betatetris format's: the default set from 10 rows.
+        // The betatetris format's: the default set with twice its danger, from 10 rows.
         assert_eq!(
             WeightSet::betatetris().high_stack,
             Some(HighStack {
                 from_height: 10,
-                weights: Weights::default()
+                weights: Weights {
+                    danger: -10.0,
+                    ..Weights::default()
+                }
             })
         );
     }
