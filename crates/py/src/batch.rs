@@ -12,9 +12,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 
 use crate::errors::invalid_argument;
+use crate::outputs::InfoEntry;
 use nestris_env::obs::{COLS, HEIGHT, NUM_FEATURES, ROWS, WIDTH};
 use nestris_env::ObsKind;
 
@@ -76,14 +77,7 @@ impl Arrays {
     /// `info`'s entries every vectorized environment has (`score`, `lines`, `events`,
     /// `lag`: the step's lag frames, and `crashed`) as (key, Gymnasium's `"_key"` mask
     /// name, array).
-    pub fn info_entries<'a, 'py>(
-        &'a self,
-        py: Python<'py>,
-    ) -> [(
-        &'a Bound<'py, PyString>,
-        &'a Bound<'py, PyString>,
-        &'a Bound<'py, PyAny>,
-    ); 5]
+    pub fn info_entries<'a, 'py>(&'a self, py: Python<'py>) -> [InfoEntry<'a, 'py>; 5]
     where
         'py: 'a,
     {

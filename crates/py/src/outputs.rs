@@ -10,9 +10,10 @@ use nestris_env::ObsKind;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
 use crate::batch::{not_contiguous, refcount, Arrays};
+use crate::env::feature_key;
 
 /// What a vectorized `step` returns: `(observation, rewards, terminated, truncated,
 /// info)`.
@@ -22,6 +23,16 @@ pub type StepTuple<'py> = (
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyDict>,
+);
+
+/// What a vectorized `reset` returns: `(observation, info)`.
+pub type ResetPair<'py> = (Bound<'py, PyAny>, Bound<'py, PyDict>);
+
+/// An info entry: (key, Gymnasium's `"_key"` mask name, array).
+pub type InfoEntry<'a, 'py> = (
+    &'a Bound<'py, PyString>,
+    &'a Bound<'py, PyString>,
+    &'a Bound<'py, PyAny>,
 );
 
 /// Sets kept at most: enough for a loop that holds the last step's results while it
@@ -123,17 +134,58 @@ impl<A: OutputArrays> OutputSets<A> {
         &self.sets[self.current].arrays
     }
 
-    /// The current set's feature rows, if the columns are wanted.
-    pub fn feature_rows(&self) -> Option<&[Py<PyAny>]> {
-        self.sets[self.current]
-            .columns
-            .as_ref()
-            .map(|c| &c.rows[..])
+    /// A new dict of the current set's board and features, or the pixel array (`None`).
+    /// The features are the `(n, K)` array, or with `gym` (the columns wanted) one
+    /// `(n,)` int64 row per feature name: the layout of Gymnasium's batched `Dict` of
+    /// `Discrete`.
+    pub fn board_dict<'py>(
+        &self,
+        py: Python<'py>,
+        gym: bool,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let set = &self.sets[self.current];
+        let a = set.arrays.base();
+        if self.obs == ObsKind::Pixels {
+            return Ok(None);
+        }
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "board"), a.boards.bind(py))?;
+        match set.columns.as_ref().filter(|_| gym) {
+            Some(c) => {
+                for (k, row) in c.rows.iter().enumerate() {
+                    d.set_item(feature_key(py, k), row.bind(py))?;
+                }
+            }
+            None => d.set_item(intern!(py, "features"), a.features.bind(py))?,
+        }
+        Ok(Some(d))
     }
 
-    /// The Gymnasium info's mask array.
-    pub fn mask<'py>(&self, py: Python<'py>) -> &Bound<'py, PyArray1<bool>> {
-        self.mask.bind(py)
+    /// The step tuple of the current set: `observation`, its rewards and flags, and its
+    /// info: the entries every environment has, then `extra`; with `gym`, each key's
+    /// `"_key"` mask beside it (every game has every key, always).
+    pub fn step_tuple<'a, 'py: 'a>(
+        &'a self,
+        py: Python<'py>,
+        observation: Bound<'py, PyAny>,
+        gym: bool,
+        extra: impl IntoIterator<Item = InfoEntry<'a, 'py>>,
+    ) -> PyResult<StepTuple<'py>> {
+        let a = self.current().base();
+        let info = PyDict::new(py);
+        for (key, mask, value) in a.info_entries(py).into_iter().chain(extra) {
+            info.set_item(key, value)?;
+            if gym {
+                info.set_item(mask, self.mask.bind(py))?;
+            }
+        }
+        Ok((
+            observation,
+            a.rewards.bind(py).clone(),
+            a.terminated.bind(py).clone(),
+            a.truncated.bind(py).clone(),
+            info,
+        ))
     }
 
     /// Before a call's writes: with `fresh`, makes `current` a set nothing outside holds

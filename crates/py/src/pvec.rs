@@ -15,10 +15,9 @@ use pyo3::types::PyDict;
 use pyo3::{intern, IntoPyObjectExt};
 
 use crate::batch::{self, not_contiguous};
-use crate::env::feature_key;
 use crate::errors::invalid_argument;
 use crate::options::{int_in, Common};
-use crate::outputs::{OutputArrays, OutputSets, StepTuple};
+use crate::outputs::{OutputArrays, OutputSets, ResetPair, StepTuple};
 use crate::penv::model_dict;
 use crate::placement::{
     check_action, desync_err_in, parse_model, placement_config, MAX_PLACEMENTS,
@@ -143,65 +142,6 @@ impl PyVecPlacementEnv {
         self.eps.len()
     }
 
-    /// `VecPlacementEnv`'s observation, or with `gym` the Gymnasium wrapper's (one
-    /// `(n,)` int64 row per feature instead of the features array).
-    fn observation<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyAny>> {
-        let a = self.out.current();
-        match (self.cfg.obs, self.out.feature_rows()) {
-            (ObsKind::Pixels, _) => Ok(a.base.pixels.bind(py).clone().into_any()),
-            (ObsKind::Board, rows) => {
-                let d = PyDict::new(py);
-                d.set_item(intern!(py, "board"), a.base.boards.bind(py))?;
-                match rows.filter(|_| gym) {
-                    Some(rows) => {
-                        for (k, row) in rows.iter().enumerate() {
-                            d.set_item(feature_key(py, k), row.bind(py))?;
-                        }
-                    }
-                    None => d.set_item(intern!(py, "features"), a.base.features.bind(py))?,
-                }
-                d.set_item(intern!(py, "action_mask"), a.masks.bind(py))?;
-                d.set_item(intern!(py, "placements"), a.placements.bind(py))?;
-                Ok(d.into_any())
-            }
-        }
-    }
-
-    /// The info dict; with `gym`, each key's `"_key"` mask beside it.
-    fn info<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyDict>> {
-        let a = self.out.current();
-        let d = PyDict::new(py);
-        let own = [
-            (
-                intern!(py, "step_frames"),
-                intern!(py, "_step_frames"),
-                a.frames.bind(py).as_any(),
-            ),
-            (
-                intern!(py, "action_mask"),
-                intern!(py, "_action_mask"),
-                a.masks.bind(py).as_any(),
-            ),
-            (
-                intern!(py, "placements"),
-                intern!(py, "_placements"),
-                a.placements.bind(py).as_any(),
-            ),
-            (
-                intern!(py, "num_placements"),
-                intern!(py, "_num_placements"),
-                a.num_placements.bind(py).as_any(),
-            ),
-        ];
-        for (key, mask, value) in a.base.info_entries(py).into_iter().chain(own) {
-            d.set_item(key, value)?;
-            if gym {
-                d.set_item(mask, self.out.mask(py))?;
-            }
-        }
-        Ok(d)
-    }
-
     fn run_reset(
         &mut self,
         py: Python<'_>,
@@ -263,16 +203,54 @@ impl PyVecPlacementEnv {
         self.out.finish(py)
     }
 
-    /// The step tuple of the current set.
+    /// The step tuple of the current set; with `gym` in the Gymnasium wrapper's layout
+    /// ([`OutputSets::board_dict`]) and with its `"_key"` masks. The placements are in the
+    /// observation and in the info.
     fn step_tuple<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<StepTuple<'py>> {
-        let a = &self.out.current().base;
-        Ok((
-            self.observation(py, gym)?,
-            a.rewards.bind(py).clone(),
-            a.terminated.bind(py).clone(),
-            a.truncated.bind(py).clone(),
-            self.info(py, gym)?,
-        ))
+        let a = self.out.current();
+        let obs = match self.out.board_dict(py, gym)? {
+            Some(d) => {
+                d.set_item(intern!(py, "action_mask"), a.masks.bind(py))?;
+                d.set_item(intern!(py, "placements"), a.placements.bind(py))?;
+                d.into_any()
+            }
+            None => a.base.pixels.bind(py).clone().into_any(),
+        };
+        let (frames, masks, placements, counts) = (
+            a.frames.bind(py),
+            a.masks.bind(py),
+            a.placements.bind(py),
+            a.num_placements.bind(py),
+        );
+        let own = [
+            (
+                intern!(py, "step_frames"),
+                intern!(py, "_step_frames"),
+                frames.as_any(),
+            ),
+            (
+                intern!(py, "action_mask"),
+                intern!(py, "_action_mask"),
+                masks.as_any(),
+            ),
+            (
+                intern!(py, "placements"),
+                intern!(py, "_placements"),
+                placements.as_any(),
+            ),
+            (
+                intern!(py, "num_placements"),
+                intern!(py, "_num_placements"),
+                counts.as_any(),
+            ),
+        ];
+        self.out.step_tuple(py, obs, gym, own)
+    }
+
+    /// `(observation, info)` of the step tuple, for a reset.
+    fn reset_pair<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<ResetPair<'py>> {
+        let (obs, _, _, _, info) = self.step_tuple(py, gym)?;
+        Ok((obs, info))
     }
 }
 
@@ -359,9 +337,9 @@ impl PyVecPlacementEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
         fresh: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+    ) -> PyResult<ResetPair<'py>> {
         self.run_reset(py, seed, fresh)?;
-        Ok((self.observation(py, false)?, self.info(py, false)?))
+        self.reset_pair(py, false)
     }
 
     /// Makes one placement in every game (an int array of n placement indices) and
@@ -390,10 +368,10 @@ impl PyVecPlacementEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
         fresh: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+    ) -> PyResult<ResetPair<'py>> {
         self.out.want_columns();
         self.run_reset(py, seed, fresh)?;
-        Ok((self.observation(py, true)?, self.info(py, true)?))
+        self.reset_pair(py, true)
     }
 
     /// :meth:`step` for ``NesTetrisPlacementVectorEnv``, in the layout of

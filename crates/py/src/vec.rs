@@ -6,14 +6,12 @@ use nestris_env::frame::{EnvConfig, Episode};
 use nestris_env::{vector, ObsKind};
 use numpy::PyArray2;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use pyo3::{intern, IntoPyObjectExt};
+use pyo3::IntoPyObjectExt;
 
 use crate::batch::{self, not_contiguous, Arrays};
-use crate::env::feature_key;
 use crate::errors::invalid_argument;
 use crate::options::{env_config, int_in, Common};
-use crate::outputs::{OutputSets, StepTuple};
+use crate::outputs::{OutputSets, ResetPair, StepTuple};
 
 /// n frame-level games stepped together in Rust.
 ///
@@ -103,66 +101,20 @@ impl PyVecEnv {
         self.out.finish(py)
     }
 
-    /// `VecEnv`'s observation: a new dict of the board and features arrays, or the
-    /// pixel array.
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let a = self.out.current();
-        match self.cfg.obs {
-            ObsKind::Board => {
-                let d = PyDict::new(py);
-                d.set_item(intern!(py, "board"), a.boards.bind(py))?;
-                d.set_item(intern!(py, "features"), a.features.bind(py))?;
-                Ok(d.into_any())
-            }
-            ObsKind::Pixels => Ok(a.pixels.bind(py).clone().into_any()),
-        }
-    }
-
-    /// The Gymnasium wrapper's observation: the board and one `(n,)` int64 row per
-    /// feature name (the batched `Dict` of `Discrete`), or the pixel array.
-    fn gym_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let a = self.out.current();
-        match (self.cfg.obs, self.out.feature_rows()) {
-            (ObsKind::Board, Some(rows)) => {
-                let d = PyDict::new(py);
-                d.set_item(intern!(py, "board"), a.boards.bind(py))?;
-                for (k, row) in rows.iter().enumerate() {
-                    d.set_item(feature_key(py, k), row.bind(py))?;
-                }
-                Ok(d.into_any())
-            }
-            _ => Ok(a.pixels.bind(py).clone().into_any()),
-        }
-    }
-
-    /// The info dict; for Gymnasium with each key's `"_key"` mask (every game has every
-    /// key, always).
-    fn info<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (key, mask, value) in self.out.current().info_entries(py) {
-            d.set_item(key, value)?;
-            if gym {
-                d.set_item(mask, self.out.mask(py))?;
-            }
-        }
-        Ok(d)
-    }
-
-    /// The step tuple of the current set.
+    /// The step tuple of the current set; with `gym` in the Gymnasium wrapper's layout
+    /// ([`OutputSets::board_dict`]) and with its `"_key"` masks.
     fn step_tuple<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<StepTuple<'py>> {
-        let a = self.out.current();
-        let obs = if gym {
-            self.gym_observation(py)?
-        } else {
-            self.observation(py)?
+        let obs = match self.out.board_dict(py, gym)? {
+            Some(d) => d.into_any(),
+            None => self.out.current().pixels.bind(py).clone().into_any(),
         };
-        Ok((
-            obs,
-            a.rewards.bind(py).clone(),
-            a.terminated.bind(py).clone(),
-            a.truncated.bind(py).clone(),
-            self.info(py, gym)?,
-        ))
+        self.out.step_tuple(py, obs, gym, [])
+    }
+
+    /// `(observation, info)` of the step tuple, for a reset.
+    fn reset_pair<'py>(&self, py: Python<'py>, gym: bool) -> PyResult<ResetPair<'py>> {
+        let (obs, _, _, _, info) = self.step_tuple(py, gym)?;
+        Ok((obs, info))
     }
 }
 
@@ -231,9 +183,9 @@ impl PyVecEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
         fresh: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+    ) -> PyResult<ResetPair<'py>> {
         self.run_reset(py, seed, fresh)?;
-        Ok((self.observation(py)?, self.info(py, false)?))
+        self.reset_pair(py, false)
     }
 
     /// Steps every game with its action (an int array of length n) and returns
@@ -266,10 +218,10 @@ impl PyVecEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
         fresh: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+    ) -> PyResult<ResetPair<'py>> {
         self.out.want_columns();
         self.run_reset(py, seed, fresh)?;
-        Ok((self.gym_observation(py)?, self.info(py, true)?))
+        self.reset_pair(py, true)
     }
 
     /// :meth:`step` for ``NesTetrisVectorEnv``, in the layout of :meth:`_gym_reset`.

@@ -173,7 +173,6 @@ class NesTetrisVectorEnv(_RustVectorEnv):
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
-        self._observation = observation
         self._copy = bool(copy)
         self.single_observation_space = observation_space(observation)
         self.single_action_space = spaces.Discrete(len(self._vec.actions))
@@ -287,7 +286,6 @@ class NesTetrisPlacementVectorEnv(_RustVectorEnv):
         )
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
-        self._observation = observation
         self._copy = bool(copy)
         self._masks: np.ndarray | None = None
         self.single_observation_space = placement_observation_space(observation)
