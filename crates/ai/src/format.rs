@@ -75,6 +75,23 @@ impl Format {
             Format::Betatetris => Lookahead::Screen,
         }
     }
+
+    /// The player's reaction by default ([`crate::Ai::adjust_after`]): 300 ms (18 frames)
+    /// in BetaTetris's format, as its agent plays; none in the cartridge's.
+    pub fn adjust_after(self) -> Option<u8> {
+        match self {
+            Format::Cartridge => None,
+            Format::Betatetris => Some(18),
+        }
+    }
+
+    /// The evaluation weights the format is played with by default.
+    pub fn weights(self) -> crate::WeightSet {
+        match self {
+            Format::Cartridge => crate::WeightSet::default(),
+            Format::Betatetris => crate::WeightSet::betatetris(),
+        }
+    }
 }
 
 /// The seeds of BetaTetris's evaluation: `random.seed(seed)` and then

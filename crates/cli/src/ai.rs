@@ -230,10 +230,9 @@ fn parse_bonus(s: &str) -> Result<f64, String> {
 }
 
 fn weights(style: &Style) -> Result<WeightSet> {
-    match (&style.weights, style.format) {
-        (None, Format::Cartridge) => Ok(WeightSet::default()),
-        (None, Format::Betatetris) => Ok(WeightSet::betatetris()),
-        (Some(p), _) => WeightSet::load(p).with_context(|| format!("{}", p.display())),
+    match &style.weights {
+        None => Ok(style.format.weights()),
+        Some(p) => WeightSet::load(p).with_context(|| format!("{}", p.display())),
     }
 }
 
@@ -281,11 +280,7 @@ fn search_options(style: &Style) -> nestris_ai::SearchOptions {
 /// When the player sees the preview (`--adjust`, by default the format's; `None` or 0: at
 /// once).
 fn adjust_after(style: &Style) -> Option<u8> {
-    match (style.adjust, style.format) {
-        (Some(f), _) => Some(f),
-        (None, Format::Betatetris) => Some(18),
-        (None, Format::Cartridge) => None,
-    }
+    style.adjust.or(style.format.adjust_after())
 }
 
 fn config(style: &Style, games: usize, crash: nestris_core::CrashMode) -> Result<BenchConfig> {

@@ -285,6 +285,35 @@ impl PyAi {
             .collect()
     }
 
+    /// The first half of the community's reaction model (``nestris ai bench --adjust``):
+    /// the buttons :meth:`plan` would give, but planned without the preview piece, as a
+    /// player must plan at the spawn before reacting to the newly shown preview (every
+    /// piece that may come there is weighed by how likely the generator deals it). The
+    /// adjustment, once the preview is seen (18 frames after the spawn at 300 ms), is
+    /// :meth:`plan` from the game reached by then, made on a frame where the tap pattern
+    /// allows the next tap (``nestris.ai.bench`` plays this model whole, waiting for such
+    /// a frame). Empty when no piece is under control.
+    ///
+    /// >>> import nestris
+    /// >>> g = nestris.Game(level=18, seed=3)
+    /// >>> ai = nestris.Ai(lookahead="screen")
+    /// >>> blind = ai.plan_blind(g)     # at the spawn, the preview not yet seen
+    /// >>> _ = g.run(blind[:18])        # 300 ms of it
+    /// >>> rest = ai.plan(g)            # the adjustment, the preview seen
+    /// >>> _ = g.run(rest)
+    /// >>> g.play_state
+    /// 2
+    fn plan_blind(&mut self, py: Python<'_>, game: PyRef<'_, PyGame>) -> Vec<u32> {
+        let g = game.inner();
+        let search = self.ai.search_mut();
+        py.detach(|| search.plan_blind(g))
+            .map(|p| p.inputs)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|b| u32::from(b.bits()))
+            .collect()
+    }
+
     /// The action (placement index) of placement environment ``env`` for the AI's
     /// placement of the current piece (0 once the game has ended). ``env`` is a
     /// placement environment (the Gymnasium one, wrapped or not, or its
@@ -521,3 +550,129 @@ pub fn suggest_json(
     py.detach(|| nestris_ai::coach::suggest_json(request, &weights))
         .map_err(|e| invalid_argument(e.to_string()))
 }
+
+/// The benchmark of ``nestris ai bench``: ``games`` games of the AI in a format, as the
+/// JSON that ``nestris ai bench --json`` prints (``nestris.ai.bench`` parses it). The
+/// options are the command's: ``format`` (``"cartridge"`` or ``"betatetris"``),
+/// ``start_level`` (None: 18), ``tap_hz`` or ``taps``, ``reaction``, ``adjust`` (the
+/// community's reaction model: frames after each spawn before the preview is seen; None:
+/// the format's, 18 in BetaTetris's, else 0), ``weights`` (None: the format's),
+/// ``lookahead`` (None: the format's), ``blind_depth`` (2 or 3), ``crash_mode``,
+/// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
+/// (None: every core). Runs without the GIL; the games are deterministic, so the results
+/// do not depend on ``threads``.
+#[pyfunction]
+#[pyo3(
+    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None),
+    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=3, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None)"
+)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the Python function"
+)]
+pub fn bench_json<'py>(
+    py: Python<'py>,
+    games: Option<&Bound<'py, PyAny>>,
+    format: &str,
+    start_level: Option<&Bound<'py, PyAny>>,
+    tap_hz: Option<&Bound<'py, PyAny>>,
+    taps: Option<&str>,
+    reaction: Option<&Bound<'py, PyAny>>,
+    adjust: Option<&Bound<'py, PyAny>>,
+    weights: Option<&Bound<'py, PyAny>>,
+    lookahead: Option<&str>,
+    blind_depth: Option<&Bound<'py, PyAny>>,
+    crash_mode: &str,
+    crash_dodge: bool,
+    uncapped: bool,
+    max_frames: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<String> {
+    use nestris_ai::benchmark::{self, BenchConfig};
+    use nestris_ai::format::Format;
+    let format = Format::from_name(format).ok_or_else(|| {
+        invalid_argument(format!(
+            "format must be \"cartridge\" or \"betatetris\", got {format:?}"
+        ))
+    })?;
+    let seeds = nestris_ai::benchmark::SeedList::standard();
+    // The cartridge's games are the published seed list's; BetaTetris's seeds are drawn,
+    // as many as asked for (a bound keeps the draw and the report's memory small).
+    let most = match format {
+        Format::Cartridge => seeds.len() as i64,
+        Format::Betatetris => MAX_BENCH_GAMES,
+    };
+    let games = match games.filter(|o| !o.is_none()) {
+        Some(o) => int_in("games", o, 1, most)? as usize,
+        None => 100.min(most as usize),
+    };
+    let start_level = match start_level.filter(|o| !o.is_none()) {
+        Some(o) => int_in("start_level", o, 0, 255)? as u8,
+        None => 18,
+    };
+    if format == Format::Betatetris && start_level < 18 {
+        return Err(invalid_argument(format!(
+            "the betatetris format starts at level 18 or later, got start_level={start_level}"
+        )));
+    }
+    let model = parse_model(tap_hz, taps, reaction, false, false)?;
+    let adjust_after = match adjust.filter(|o| !o.is_none()) {
+        Some(o) => Some(int_in("adjust", o, 0, 255)? as u8).filter(|&f| f > 0),
+        None => format.adjust_after(),
+    };
+    let weights = match weights.filter(|o| !o.is_none()) {
+        Some(_) => weights_arg(weights)?,
+        None => format.weights(),
+    };
+    let lookahead = match lookahead {
+        Some(name) => Lookahead::from_name(name).ok_or_else(|| {
+            invalid_argument(format!(
+                "lookahead {name:?}: use \"generator\" or \"screen\""
+            ))
+        })?,
+        None => format.lookahead(),
+    };
+    let blind_depth = match blind_depth.filter(|o| !o.is_none()) {
+        Some(o) => int_in("blind_depth", o, 2, 3)? as u8,
+        None => 3,
+    };
+    let crash_mode = crate::options::parse_crash_mode(crash_mode)?;
+    let limits = nestris_ai::Limits {
+        max_frames: match max_frames.filter(|o| !o.is_none()) {
+            Some(o) => int_in("max_frames", o, 1, i64::MAX)? as u64,
+            None => nestris_ai::Limits::default().max_frames,
+        },
+        ..nestris_ai::Limits::default()
+    };
+    let threads = match threads.filter(|o| !o.is_none()) {
+        Some(o) => int_in("threads", o, 1, 1024)? as usize,
+        None => 0,
+    };
+    let config = BenchConfig {
+        start_level,
+        taps: Some(model.taps),
+        reaction: model.reaction,
+        adjust_after,
+        games,
+        uncapped,
+        seeds,
+        threads,
+        weights,
+        search: nestris_ai::SearchOptions {
+            crash_dodge,
+            lookahead,
+            blind_depth,
+            ..nestris_ai::SearchOptions::default()
+        },
+        limits,
+        crash_mode,
+        format,
+        ..BenchConfig::default()
+    };
+    let report = py.detach(|| benchmark::run(&config, &|_| {}));
+    serde_json::to_string(&report)
+        .map_err(|e| crate::errors::NestrisError::new_err(format!("the report: {e}")))
+}
+
+/// The most games [`bench_json`] plays in the betatetris format.
+const MAX_BENCH_GAMES: i64 = 100_000;

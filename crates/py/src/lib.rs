@@ -106,6 +106,7 @@ fn _nestris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::play_builtin, m)?)?;
     m.add_function(wrap_pyfunction!(ai::play_placements, m)?)?;
     m.add_function(wrap_pyfunction!(ai::suggest_json, m)?)?;
+    m.add_function(wrap_pyfunction!(ai::bench_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SNAPSHOT_LEN", ENCODED_LEN)?;
     m.add("BOARD_SHAPE", (obs::ROWS, obs::COLS))?;

@@ -30,7 +30,7 @@ from typing import Any
 
 from . import _nestris
 
-__all__ = ["suggest"]
+__all__ = ["bench", "suggest"]
 
 
 def suggest(request: Mapping[str, Any], weights: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
@@ -51,3 +51,75 @@ def suggest(request: Mapping[str, Any], weights: Mapping[str, Any] | str | None 
     if weights is not None and not isinstance(weights, str):
         weights = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weights.items()}
     return json.loads(_nestris.suggest_json(text, weights))
+
+
+def bench(
+    games: int = 100,
+    *,
+    format: str = "cartridge",
+    start_level: int | None = None,
+    tap_hz: int | None = None,
+    taps: str | None = None,
+    reaction: int | None = None,
+    adjust: int | None = None,
+    weights: Mapping[str, Any] | str | None = None,
+    lookahead: str | None = None,
+    blind_depth: int = 3,
+    crash_mode: str = "cartridge",
+    crash_dodge: bool = True,
+    uncapped: bool = False,
+    max_frames: int | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """The benchmark of ``nestris ai bench``: ``games`` games of the AI, and the report
+    that ``nestris ai bench --json`` prints, as a dict (``docs/AI.md``, "Benchmarks").
+
+    ``format="betatetris"`` plays BetaTetris's format (TetrisGYM v5 seeds drawn as its
+    evaluation draws them, 30 Hz, the double killscreen at 39, the halt at 49, 300 ms of
+    reaction as the community models it), so that the figures compare with the published
+    bots'; ``report["table"]`` is BetaTetris's table (lines, score percentiles, the average
+    score at the transitions to 19 / 29 / 39), ``report["results"]`` every game (with its
+    ``gym_seed``). ``"cartridge"`` plays the cartridge's own game on the published seed
+    list (at most its 1,000 games).
+
+    ``start_level`` (None: 18), ``tap_hz`` or ``taps`` (a tap pattern such as ``"X.X.."``),
+    ``reaction`` (frames without input after each spawn), ``adjust`` (frames after each
+    spawn before the preview is seen and the plan may change; None: the format's, 18 in
+    BetaTetris's, else 0, the preview seen at once), ``weights`` (as :class:`nestris.Ai`
+    takes them; None: the format's), ``lookahead`` (``"screen"`` or ``"generator"``; None:
+    the format's), ``blind_depth`` (2 or 3: the pieces the plan made before the preview is
+    seen weighs), ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
+    limit; None: 2,000,000) and ``threads`` (None: every core) are the command's options.
+    The games run in Rust without the GIL and are deterministic: the same call gives the
+    same games, whatever ``threads``. A game takes about a second at level 18 (a game of
+    the betatetris format, on one core of a 2-core AMD EPYC); ``max_frames`` shortens them.
+
+    >>> import nestris
+    >>> report = nestris.ai.bench(2, format="betatetris", max_frames=600, threads=1)
+    >>> report["results"][0]["gym_seed"] == 0xD82E07     # game 1 of BetaTetris's list
+    True
+    >>> table = report["table"]
+    >>> table["games"], len(table["score_percentiles"]), len(table["transitions"])
+    (2, 9, 3)
+    """
+    if weights is not None and not isinstance(weights, str):
+        weights = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weights.items()}
+    text = _nestris.bench_json(
+        games,
+        format,
+        start_level,
+        tap_hz,
+        taps,
+        reaction,
+        adjust,
+        weights,
+        lookahead,
+        blind_depth,
+        crash_mode,
+        crash_dodge,
+        uncapped,
+        max_frames,
+        threads,
+    )
+    result: dict[str, Any] = json.loads(text)
+    return result
