@@ -652,6 +652,24 @@ impl BenchReport {
 ///
 /// If `config.games` is more than the seed list holds.
 pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchReport {
+    run_while(config, &|n| {
+        progress(n);
+        true
+    })
+    .expect("never stopped")
+}
+
+/// [`run`] that stops once `progress` (the number of games done, after each one) returns
+/// false: then `None`, when the games already being played have ended (an interrupted
+/// run, as from Python's Ctrl-C).
+///
+/// # Panics
+///
+/// If `config.games` is more than the seed list holds.
+pub fn run_while(
+    config: &BenchConfig,
+    progress: &(dyn Fn(usize) -> bool + Sync),
+) -> Option<BenchReport> {
     assert!(
         config.games <= config.seeds.len() || config.format != Format::Cartridge,
         "{} games asked for, {} seeds in the list",
@@ -660,7 +678,7 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
     );
     let t0 = Instant::now();
     let gym_seeds = config.gym_seeds();
-    let results = nestris_sim::pool::map(
+    let results = nestris_sim::pool::map_while(
         config.games,
         config.threads,
         || config.ai(),
@@ -673,8 +691,12 @@ pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchRepo
             GameRecord::new(seed, gym_seed, &r)
         },
         progress,
-    );
-    BenchReport::new(config, results, t0.elapsed().as_secs_f64())
+    )?;
+    Some(BenchReport::new(
+        config,
+        results,
+        t0.elapsed().as_secs_f64(),
+    ))
 }
 
 #[cfg(test)]

@@ -563,8 +563,8 @@ pub fn suggest_json(
 /// do not depend on ``threads``.
 #[pyfunction]
 #[pyo3(
-    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None),
-    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=3, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None)"
+    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
+    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=3, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
 )]
 #[expect(
     clippy::too_many_arguments,
@@ -587,8 +587,9 @@ pub fn bench_json<'py>(
     uncapped: bool,
     max_frames: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<String> {
-    use nestris_ai::benchmark::{self, BenchConfig};
+    use nestris_ai::benchmark::BenchConfig;
     use nestris_ai::format::Format;
     let format = Format::from_name(format).ok_or_else(|| {
         invalid_argument(format!(
@@ -669,9 +670,68 @@ pub fn bench_json<'py>(
         format,
         ..BenchConfig::default()
     };
-    let report = py.detach(|| benchmark::run(&config, &|_| {}));
+    let progress = progress.filter(|o| !o.is_none());
+    if let Some(p) = progress {
+        if !p.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "progress must be a callable progress(done, total) or None, got {}",
+                type_name(p)
+            )));
+        }
+    }
+    let report = run_interruptibly(py, &config, progress)?;
     serde_json::to_string(&report)
         .map_err(|e| crate::errors::NestrisError::new_err(format!("the report: {e}")))
+}
+
+/// Plays the benchmark on other threads while this one, the caller's, watches for Ctrl-C
+/// (Python's signal handlers run only here) and calls `progress(done, total)` as games
+/// end. On an interrupt, or an exception from `progress`, no new game is started, the
+/// games being played are let end, and the exception is raised.
+fn run_interruptibly(
+    py: Python<'_>,
+    config: &nestris_ai::benchmark::BenchConfig,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<nestris_ai::benchmark::BenchReport> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    // Often enough for Ctrl-C to feel immediate, rarely enough to cost nothing.
+    const POLL: std::time::Duration = std::time::Duration::from_millis(20);
+    let stop = AtomicBool::new(false);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let run = scope.spawn(|| {
+            nestris_ai::benchmark::run_while(config, &|n| {
+                done.store(n, Ordering::Relaxed);
+                !stop.load(Ordering::Relaxed)
+            })
+        });
+        let mut shown = None;
+        let watched = loop {
+            let finished = run.is_finished();
+            let n = done.load(Ordering::Relaxed);
+            if let Some(p) = progress.filter(|_| shown != Some(n)) {
+                shown = Some(n);
+                if let Err(e) = p.call1((n, config.games)) {
+                    break Err(e);
+                }
+            }
+            if finished {
+                break Ok(());
+            }
+            if let Err(e) = py.check_signals() {
+                break Err(e);
+            }
+            py.detach(|| std::thread::sleep(POLL));
+        };
+        if watched.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let report = py
+            .detach(|| run.join())
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        watched?;
+        report.ok_or_else(|| crate::errors::NestrisError::new_err("the benchmark stopped early"))
+    })
 }
 
 /// The most games [`bench_json`] plays in the betatetris format.

@@ -134,3 +134,57 @@ def test_no_piece_no_blind_plan() -> None:
     while game.play_state == 1:
         game.step(0)
     assert nestris.Ai().plan_blind(game) == []
+
+
+def test_progress_is_called_as_games_end() -> None:
+    seen: list[tuple[int, int]] = []
+    report = nestris.ai.bench(
+        4, format="betatetris", threads=2, progress=lambda d, t: seen.append((d, t)), **SHORT
+    )
+    assert report["table"]["games"] == 4
+    assert seen[-1] == (4, 4)
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and len(set(done)) == len(done)
+    assert all(t == 4 for _, t in seen)
+
+
+def test_progress_true_writes_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    nestris.ai.bench(2, format="betatetris", threads=1, progress=True, **SHORT)
+    assert capsys.readouterr().err.endswith("2/2 games\n")
+
+
+def test_an_exception_from_progress_stops_the_run() -> None:
+    calls = []
+
+    def stop(done: int, total: int) -> None:
+        calls.append(done)
+        if done >= 1:
+            raise RuntimeError("enough")
+
+    # Long games: the run must stop after the first, not play all 50.
+    with pytest.raises(RuntimeError, match="enough"):
+        nestris.ai.bench(50, format="betatetris", threads=1, max_frames=20_000, progress=stop)
+    assert max(calls) < 5
+
+
+def test_progress_must_be_callable() -> None:
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        nestris.ai.bench(1, threads=1, progress=3, **SHORT)
+
+
+def test_ctrl_c_stops_the_run() -> None:
+    # Python's signal handler runs on the main thread while the games run on others; a
+    # SIGINT from a timer thread is raised as KeyboardInterrupt by the watching loop.
+    import os
+    import signal
+    import threading
+    import time
+
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        nestris.ai.bench(200, format="betatetris", threads=2, max_frames=20_000)
+    timer.join()
+    # 200 long games take minutes; stopped, the run ends with the games in play.
+    assert time.monotonic() - start < 30

@@ -2,7 +2,7 @@
 step with crates/py/src)."""
 
 from typing import Any, Final, Literal, final
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -85,6 +85,7 @@ def bench_json(
     uncapped: bool = False,
     max_frames: int | None = None,
     threads: int | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> str: ...
 def play_builtin(
     policy: str,

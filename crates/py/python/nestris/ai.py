@@ -25,7 +25,8 @@ coach") lists every field.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import _nestris
@@ -70,6 +71,7 @@ def bench(
     uncapped: bool = False,
     max_frames: int | None = None,
     threads: int | None = None,
+    progress: bool | Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]:
     """The benchmark of ``nestris ai bench``: ``games`` games of the AI, and the report
     that ``nestris ai bench --json`` prints, as a dict (``docs/AI.md``, "Benchmarks").
@@ -94,6 +96,11 @@ def bench(
     same games, whatever ``threads``. A game takes about a second at level 18 (a game of
     the betatetris format, on one core of a 2-core AMD EPYC); ``max_frames`` shortens them.
 
+    ``progress`` is called as ``progress(done, total)`` as games end (``True``: a line on
+    standard error kept up to date; with tqdm, ``lambda done, total: bar.update(done -
+    bar.n)``). Ctrl-C (``KeyboardInterrupt``), or an exception from ``progress``, stops the
+    run: no new game starts, the games being played end, and the exception is raised.
+
     >>> import nestris
     >>> report = nestris.ai.bench(2, format="betatetris", max_frames=600, threads=1)
     >>> report["results"][0]["gym_seed"] == 0xD82E07     # game 1 of BetaTetris's list
@@ -104,6 +111,10 @@ def bench(
     """
     if weights is not None and not isinstance(weights, str):
         weights = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weights.items()}
+    if progress is True:
+        progress = _stderr_progress
+    elif progress is False:
+        progress = None
     text = _nestris.bench_json(
         games,
         format,
@@ -120,6 +131,13 @@ def bench(
         uncapped,
         max_frames,
         threads,
+        progress,
     )
     result: dict[str, Any] = json.loads(text)
     return result
+
+
+def _stderr_progress(done: int, total: int) -> None:
+    """``bench(progress=True)``: one line on standard error, rewritten as games end."""
+    end = "\n" if done == total else ""
+    print(f"\r{done}/{total} games", end=end, file=sys.stderr, flush=True)
