@@ -29,7 +29,7 @@
 //! into them.
 
 use crate::board::Board;
-use crate::eval::{clear_value, Bracket, Context, Features, WeightSet, Weights};
+use crate::eval::{clear_value, Bracket, Context, Features, Parent, WeightSet, Weights};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Rules, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
@@ -235,6 +235,14 @@ struct Child {
     crashed: bool,
 }
 
+/// A field whose placements are about to be weighed, measured once for all of them.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    board: Board,
+    parent: Parent,
+    progress: Progress,
+}
+
 /// A (current, preview) pair of placements.
 #[derive(Clone, Copy, Debug)]
 struct Pair {
@@ -288,9 +296,9 @@ impl Search {
         &self.first
     }
 
-    /// The value of `board` after clearing `lines` rows, at the level `progress` gives.
+    /// The evaluation's context at the level and lines `progress` gives.
     #[inline]
-    fn leaf(&self, board: &Board, lines: u32, progress: Progress) -> f32 {
+    fn context(&self, progress: Progress) -> Context {
         // A line cap's gravity is weighed only once it is in force: weighed before, its far
         // smaller reach would make every clear that reaches it look like a loss, and the
         // player would stack up below the cap rather than clear into it.
@@ -300,8 +308,36 @@ impl Search {
             &Variant::CARTRIDGE
         };
         let rules = Rules::with_variant(self.region, progress.level, progress.lines, variant);
-        let ctx = Context::with_rules(&rules, &self.model);
-        clear_value(&self.active, lines) + Features::of(board, &ctx).value(&self.active)
+        Context::with_rules(&rules, &self.model)
+    }
+
+    /// `board`, whose placements are about to be weighed, at `progress`: measured once.
+    fn node(&self, board: &Board, progress: Progress) -> Node {
+        Node {
+            board: *board,
+            // A placement that clears no row leaves the level and lines as they are.
+            parent: Parent::new(board, &self.context(progress)),
+            progress,
+        }
+    }
+
+    /// The value of the field `after` left by placement `p` on `node`'s field, which
+    /// cleared `lines` rows (the clears not included).
+    #[inline]
+    fn field(&self, node: &Node, after: &Board, lines: u32, p: &Placement) -> f32 {
+        match node.parent.child(after, lines, p.o, p.x, p.y) {
+            Some(features) => features.value(&self.active),
+            None => {
+                Features::of(after, &self.context(node.progress.after(lines))).value(&self.active)
+            }
+        }
+    }
+
+    /// The value of the field `after` left by placement `p` on `node`'s field, and of the
+    /// `lines` rows it cleared.
+    #[inline]
+    fn leaf(&self, node: &Node, after: &Board, lines: u32, p: &Placement) -> f32 {
+        clear_value(&self.active, lines) + self.field(node, after, lines, p)
     }
 
     /// Generates the current piece's placements and orders them by their one-piece
@@ -319,6 +355,7 @@ impl Search {
         self.stats.placements += n as u64;
         self.stats.evaluated += n as u64;
         self.order.clear();
+        let node = self.node(&start.board, progress);
         for i in 0..n {
             let p = self.first.placements()[i];
             let v = if p.tops_out {
@@ -326,7 +363,7 @@ impl Search {
             } else {
                 let mut b = start.board;
                 let lines = b.place(p.o, p.x, p.y);
-                self.leaf(&b, lines, progress.after(lines))
+                self.leaf(&node, &b, lines, &p)
             };
             self.order.push((v, i));
         }
@@ -624,9 +661,9 @@ impl Search {
         n
     }
 
-    /// The best value of a further piece's placement from `start` after placements worth
-    /// `v1` (negative infinity when every placement tops out).
-    fn best_second(&mut self, start: &Start, progress: Progress, v1: f32) -> f32 {
+    /// The best value of a further piece's placement from `start` on `node`'s field after
+    /// placements worth `v1` (negative infinity when every placement tops out).
+    fn best_second(&mut self, start: &Start, node: &Node, v1: f32) -> f32 {
         let n = self.generate_second(start);
         let mut best = f32::NEG_INFINITY;
         for j in 0..n {
@@ -636,7 +673,7 @@ impl Search {
             }
             let mut b = start.board;
             let lines = b.place(p.o, p.x, p.y);
-            let v = v1 + self.leaf(&b, lines, progress.after(lines));
+            let v = v1 + self.leaf(node, &b, lines, &p);
             best = best.max(v);
         }
         best
@@ -647,31 +684,29 @@ impl Search {
     /// type) as it deals them ([`deal_weight`]).
     fn weighed_next(&mut self, board: Board, previous: usize, progress: Progress, v: f32) -> f32 {
         let (mut sum, mut weight) = (0.0, 0.0);
+        let node = self.node(&board, progress);
         for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
             let w = deal_weight(kind, previous);
             let start = self.spawn(board, spawn, progress);
-            sum += w * self.best_second(&start, progress, v);
+            sum += w * self.best_second(&start, &node, v);
             weight += w;
         }
         sum / weight
     }
 
-    /// A preview placement `q` on `board` after placements worth `v1`: its value (the
-    /// clears' and the field's after it), the clears' value, and the field and progress
-    /// after it.
+    /// A preview placement `q` on `node`'s field after placements worth `v1`: its value
+    /// (the clears' and the field's after it), the clears' value, and the field and
+    /// progress after it.
     #[inline]
-    fn after_second(
-        &self,
-        board: Board,
-        q: &Placement,
-        progress: Progress,
-        v1: f32,
-    ) -> (f32, f32, Board, Progress) {
-        let mut b = board;
+    fn after_second(&self, node: &Node, q: &Placement, v1: f32) -> (f32, f32, Board, Progress) {
+        let mut b = node.board;
         let lines = b.place(q.o, q.x, q.y);
-        let prog = progress.after(lines);
+        let prog = node.progress.after(lines);
         let clears = v1 + clear_value(&self.active, lines);
-        (clears + self.leaf(&b, 0, prog), clears, b, prog)
+        // The field's value as a leaf that cleared no row is weighed (`0.0 +` it), so that
+        // the sum is the same to the bit.
+        let field = clear_value(&self.active, 0) + self.field(node, &b, lines, q);
+        (clears + field, clears, b, prog)
     }
 
     /// [`Search::weighed_next`] one piece deeper: each preview piece's best placement (by
@@ -679,6 +714,7 @@ impl Search {
     /// it, and that is the preview piece's value.
     fn weighed_deep(&mut self, board: Board, previous: usize, progress: Progress, v1: f32) -> f32 {
         let (mut sum, mut weight) = (0.0, 0.0);
+        let node = self.node(&board, progress);
         for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
             let w = deal_weight(kind, previous);
             let start = self.spawn(board, spawn, progress);
@@ -690,7 +726,7 @@ impl Search {
                 if q.tops_out {
                     continue;
                 }
-                let after = self.after_second(board, &q, progress, v1);
+                let after = self.after_second(&node, &q, v1);
                 if best.is_none_or(|b| after.0 > b.0) {
                     best = Some(after);
                 }
@@ -713,14 +749,14 @@ impl Search {
         for c in 0..self.children.len() {
             let child = self.children[c];
             let n = self.generate_second(&child.start);
+            let node = self.node(&child.start.board, child.progress);
             let mut best2 = f32::NEG_INFINITY;
             for j in 0..n {
                 let p = self.second.placements()[j];
                 if p.tops_out {
                     continue;
                 }
-                let (v, clears, b, prog) =
-                    self.after_second(child.start.board, &p, child.progress, child.v1);
+                let (v, clears, b, prog) = self.after_second(&node, &p, child.v1);
                 best2 = best2.max(v);
                 if third > 0 && child.third.is_some() {
                     push_top(
@@ -754,7 +790,8 @@ impl Search {
             let v = match self.options.lookahead {
                 Lookahead::Generator => {
                     let start = self.spawn(pair.board, piece, pair.progress);
-                    self.best_second(&start, pair.progress, pair.clears)
+                    let node = self.node(&pair.board, pair.progress);
+                    self.best_second(&start, &node, pair.clears)
                 }
                 Lookahead::Screen => {
                     self.weighed_next(pair.board, preview, pair.progress, pair.clears)
@@ -844,6 +881,7 @@ impl Search {
             let next_spawn = SPAWN_TABLE[ORIENTATION_TYPE[next as usize % 20] as usize];
             let start2 = self.spawn(b, next_spawn, prog);
             let n = self.generate_second(&start2);
+            let node = self.node(&b, prog);
             let mut best: (f32, Option<Placement>) = (f32::NEG_INFINITY, None);
             let mut top: Vec<Second> = Vec::with_capacity(RANK_SECONDS + 1);
             for j in 0..n {
@@ -851,7 +889,7 @@ impl Search {
                 if q.tops_out {
                     continue;
                 }
-                let (v, clears, b2, prog2) = self.after_second(b, &q, prog, v1);
+                let (v, clears, b2, prog2) = self.after_second(&node, &q, v1);
                 if v > best.0 {
                     best = (v, Some(q));
                 }
