@@ -24,10 +24,11 @@
 use crate::eval::WeightSet;
 use crate::format::{betatetris_seeds, Format, FormatTable};
 use crate::inputs::{InputModel, TapPattern};
-use crate::player::{play_from, Ai, End, GameResult, Limits};
+use crate::player::{play_from_until, Ai, End, GameResult, Limits};
 use crate::search::{Lookahead, SearchOptions};
 use nestris_core::{Cartridge, CrashMode, Game, GameSetup, GymSeed, SeedRule, Variant};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -652,24 +653,21 @@ impl BenchReport {
 ///
 /// If `config.games` is more than the seed list holds.
 pub fn run(config: &BenchConfig, progress: &(dyn Fn(usize) + Sync)) -> BenchReport {
-    run_while(config, &|n| {
-        progress(n);
-        true
-    })
-    .expect("never stopped")
+    run_until(config, progress, &AtomicBool::new(false)).expect("never stopped")
 }
 
-/// [`run`] that stops once `progress` (the number of games done, after each one) returns
-/// false: then `None`, when the games already being played have ended (an interrupted
-/// run, as from Python's Ctrl-C).
+/// [`run`] that stops once `stop` is set (an interrupted run, as from Python's Ctrl-C):
+/// then `None`, as soon as each game in play reaches its next piece.
 ///
 /// # Panics
 ///
 /// If `config.games` is more than the seed list holds.
-pub fn run_while(
+pub fn run_until(
     config: &BenchConfig,
-    progress: &(dyn Fn(usize) -> bool + Sync),
+    progress: &(dyn Fn(usize) + Sync),
+    stop: &AtomicBool,
 ) -> Option<BenchReport> {
+    let stopped = || stop.load(Ordering::Relaxed);
     assert!(
         config.games <= config.seeds.len() || config.format != Format::Cartridge,
         "{} games asked for, {} seeds in the list",
@@ -687,14 +685,19 @@ pub fn run_while(
             // unread, takes the list's seeds round.
             let seed = config.seeds.0[i % config.seeds.len()];
             let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
-            let r = play_from(config.game_of(&seed, gym_seed), ai, &config.limits, false);
-            GameRecord::new(seed, gym_seed, &r)
+            let game = config.game_of(&seed, gym_seed);
+            let r = play_from_until(game, ai, &config.limits, false, &stopped)?;
+            Some(GameRecord::new(seed, gym_seed, &r))
         },
-        progress,
+        &|n| {
+            progress(n);
+            !stopped()
+        },
     )?;
+    let results: Option<Vec<GameRecord>> = results.into_iter().collect();
     Some(BenchReport::new(
         config,
-        results,
+        results?,
         t0.elapsed().as_secs_f64(),
     ))
 }

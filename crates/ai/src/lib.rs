@@ -51,6 +51,6 @@ pub use board::Board;
 pub use eval::{Bracket, HighStack, WeightSet, Weights};
 pub use inputs::InputModel;
 pub use movegen::{MoveGen, Placement, Start, Trace};
-pub use player::{play, play_from, play_game, Ai, End, GameResult, Limits};
+pub use player::{play, play_from, play_from_until, play_game, Ai, End, GameResult, Limits};
 pub use search::{Dodge, Lookahead, Plan, Ranked, Search, SearchOptions};
 pub use taps::{TapClock, TapPattern, TapPatternError};

@@ -275,7 +275,20 @@ pub fn play(setup: GameSetup, ai: &mut Ai, limits: &Limits, record_inputs: bool)
 
 /// [`play`] from any state of a game (a snapshot, a poked position): the frames, inputs
 /// and counts are from `game` on.
-pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bool) -> GameResult {
+pub fn play_from(game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bool) -> GameResult {
+    play_from_until(game, ai, limits, record_inputs, &|| false).expect("never stopped")
+}
+
+/// [`play_from`] that gives the game up (`None`) when `stop` answers true, which it is
+/// asked before each piece is planned: a long run stopped from outside (Python's Ctrl-C)
+/// does not wait for the games in play to end.
+pub fn play_from_until(
+    mut game: Game,
+    ai: &mut Ai,
+    limits: &Limits,
+    record_inputs: bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<GameResult> {
     let stats_before = ai.search.stats;
     let mut inputs = Vec::new();
     let mut plan: Vec<Buttons> = Vec::new();
@@ -298,6 +311,9 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let mut transition_scores = [None; 3];
     while frames < limits.max_frames {
         if need_plan && game.state().phase() == PlayState::Control {
+            if stop() {
+                return None;
+            }
             plan = match ai.adjust_after {
                 Some(_) => ai.search.plan_blind(&game).map(|p| p.inputs),
                 None => ai.search.plan_in_game(&game).map(|p| p.inputs),
@@ -392,7 +408,7 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
     let s = game.state();
     let stats = ai.search.stats;
     let count = |after: u64, before: u64| (after - before) as u32;
-    GameResult {
+    Some(GameResult {
         crash_dodges: count(stats.crash_dodges, stats_before.crash_dodges),
         pushdown_dodges: count(stats.pushdown_dodges, stats_before.pushdown_dodges),
         unavoidable_crashes: count(stats.unavoidable_crashes, stats_before.unavoidable_crashes),
@@ -412,7 +428,7 @@ pub fn play_from(mut game: Game, ai: &mut Ai, limits: &Limits, record_inputs: bo
         transition_scores,
         game,
         inputs,
-    }
+    })
 }
 
 /// The levels whose transitions [`GameResult::transition_scores`] records.
@@ -497,6 +513,35 @@ mod tests {
             }
         }
         panic!("the cap did not end the game");
+    }
+
+    #[test]
+    fn a_stopped_game_is_given_up_at_its_next_piece() {
+        let setup = GameSetup {
+            level: 18,
+            ..GameSetup::default()
+        };
+        let mut ai = Ai::new(crate::Weights::default(), InputModel::hz30());
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 5
+        };
+        let limits = Limits::default();
+        assert!(play_from_until(Game::new(setup), &mut ai, &limits, false, &stop).is_none());
+        // Asked once a piece: five pieces planned, given up at the sixth.
+        assert_eq!(asked.get(), 6);
+        let never = play_from_until(
+            Game::new(setup),
+            &mut ai,
+            &Limits {
+                max_frames: 600,
+                ..limits
+            },
+            false,
+            &|| false,
+        );
+        assert!(never.is_some_and(|r| r.pieces > 5));
     }
 
     #[test]

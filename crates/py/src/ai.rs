@@ -686,8 +686,8 @@ pub fn bench_json<'py>(
 
 /// Plays the benchmark on other threads while this one, the caller's, watches for Ctrl-C
 /// (Python's signal handlers run only here) and calls `progress(done, total)` as games
-/// end. On an interrupt, or an exception from `progress`, no new game is started, the
-/// games being played are let end, and the exception is raised.
+/// end. On an interrupt, or an exception from `progress`, the games stop at their next
+/// piece and the exception is raised.
 fn run_interruptibly(
     py: Python<'_>,
     config: &nestris_ai::benchmark::BenchConfig,
@@ -700,10 +700,7 @@ fn run_interruptibly(
     let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let run = scope.spawn(|| {
-            nestris_ai::benchmark::run_while(config, &|n| {
-                done.store(n, Ordering::Relaxed);
-                !stop.load(Ordering::Relaxed)
-            })
+            nestris_ai::benchmark::run_until(config, &|n| done.store(n, Ordering::Relaxed), &stop)
         });
         let mut shown = None;
         let watched = loop {

@@ -184,7 +184,8 @@ def test_ctrl_c_stops_the_run() -> None:
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        nestris.ai.bench(200, format="betatetris", threads=2, max_frames=20_000)
+        # About three minutes of games on two cores (the Rust test of play_from_until
+        # checks that a game in play gives up at its next piece).
+        nestris.ai.bench(200, format="betatetris", threads=2)
     timer.join()
-    # 200 long games take minutes; stopped, the run ends with the games in play.
-    assert time.monotonic() - start < 30
+    assert time.monotonic() - start < 3

@@ -99,7 +99,7 @@ def bench(
     ``progress`` is called as ``progress(done, total)`` as games end (``True``: a line on
     standard error kept up to date; with tqdm, ``lambda done, total: bar.update(done -
     bar.n)``). Ctrl-C (``KeyboardInterrupt``), or an exception from ``progress``, stops the
-    run: no new game starts, the games being played end, and the exception is raised.
+    run within a piece of each game in play, and the exception is raised.
 
     >>> import nestris
     >>> report = nestris.ai.bench(2, format="betatetris", max_frames=600, threads=1)
