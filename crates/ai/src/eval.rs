@@ -1048,6 +1048,21 @@ mod tests {
         f
     }
 
+    /// A field from `rows` (one per row, top first): the top `20 - height` rows empty, the
+    /// others random, sparser for a lower `density` (more holes and overhangs), and never
+    /// full (a board the search sees has had its full rows cleared).
+    fn random_field(rows: &[u16], height: usize, density: u32) -> Board {
+        let mut b = Board::empty();
+        for (r, bits) in rows.iter().enumerate().skip(20 - height) {
+            let mut bits = *bits;
+            for _ in 0..density {
+                bits |= bits.rotate_left(3) & 0x3FF;
+            }
+            b.rows[r + TOP] |= ((bits & 0x3FF).min(0x3FE)) << 3;
+        }
+        b
+    }
+
     proptest::proptest! {
         #[test]
         fn features_equal_the_cell_by_cell_measure(
@@ -1056,18 +1071,8 @@ mod tests {
             density in 0u32..4,
             ready in 0usize..7,
         ) {
-            // The top `20 - height` rows empty; the others random, sparser for a lower
-            // density (more holes and overhangs), and never full (a board the search sees
-            // has had its full rows cleared); the bottom `ready` rows full but for the well.
-            let mut b = Board::empty();
-            for (r, bits) in rows.iter().enumerate().skip(20 - height) {
-                let mut bits = *bits;
-                for _ in 0..density {
-                    bits |= bits.rotate_left(3) & 0x3FF;
-                }
-                b.rows[r + TOP] |= ((bits & 0x3FF).min(0x3FE)) << 3;
-            }
-            // Rows full but for the well at the bottom.
+            // The bottom `ready` rows full but for the well.
+            let mut b = random_field(&rows, height, density);
             for r in 20 - ready..20 {
                 b.rows[r + TOP] = crate::board::WALLS | 0x1FF << 3;
             }
@@ -1091,14 +1096,7 @@ mod tests {
             // Fields as above, with blocks in the two rows above the field too (a clear
             // brings them down into it), and rows full but for the well or one other
             // column, so that many placements clear rows.
-            let mut b = Board::empty();
-            for (r, bits) in rows.iter().enumerate().skip(20 - height) {
-                let mut bits = *bits;
-                for _ in 0..density {
-                    bits |= bits.rotate_left(3) & 0x3FF;
-                }
-                b.rows[r + TOP] |= ((bits & 0x3FF).min(0x3FE)) << 3;
-            }
+            let mut b = random_field(&rows[..20], height, density);
             // (Sparser there: two random rows' common bits.)
             b.rows[0] |= (rows[20] & rows[0] & 0x3FF) << 3;
             b.rows[1] |= (rows[21] & rows[1] & 0x3FF) << 3;
