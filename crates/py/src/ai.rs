@@ -51,6 +51,15 @@ fn weights_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<WeightSet> {
     WeightSet::from_json(&text).map_err(|e| invalid_argument(format!("bad weights: {e}")))
 }
 
+/// `"generator"` or `"screen"` (see `nestris_ai::Lookahead`).
+fn parse_lookahead(name: &str) -> PyResult<Lookahead> {
+    Lookahead::from_name(name).ok_or_else(|| {
+        invalid_argument(format!(
+            "lookahead {name:?}: use \"generator\" or \"screen\""
+        ))
+    })
+}
+
 /// The high-stack set's table in a weights dict, and its threshold's key.
 const HIGH_STACK: &str = "high_stack";
 const FROM_HEIGHT: &str = "from_height";
@@ -262,11 +271,7 @@ impl PyAi {
     ) -> PyResult<Self> {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
-        let lookahead = Lookahead::from_name(lookahead).ok_or_else(|| {
-            invalid_argument(format!(
-                "lookahead {lookahead:?}: use \"generator\" or \"screen\""
-            ))
-        })?;
+        let lookahead = parse_lookahead(lookahead)?;
         let mut ai = Ai::new(weights, model);
         ai.search_mut().options.crash_dodge = crash_dodge;
         ai.search_mut().options.lookahead = lookahead;
@@ -591,11 +596,7 @@ pub fn bench_json<'py>(
 ) -> PyResult<String> {
     use nestris_ai::benchmark::BenchConfig;
     use nestris_ai::format::Format;
-    let format = Format::from_name(format).ok_or_else(|| {
-        invalid_argument(format!(
-            "format must be \"cartridge\" or \"betatetris\", got {format:?}"
-        ))
-    })?;
+    let format = crate::options::parse_format(format)?;
     let seeds = nestris_ai::benchmark::SeedList::standard();
     // The cartridge's games are the published seed list's; BetaTetris's seeds are drawn,
     // as many as asked for (a bound keeps the draw and the report's memory small).
@@ -626,11 +627,7 @@ pub fn bench_json<'py>(
         None => format.weights(),
     };
     let lookahead = match lookahead {
-        Some(name) => Lookahead::from_name(name).ok_or_else(|| {
-            invalid_argument(format!(
-                "lookahead {name:?}: use \"generator\" or \"screen\""
-            ))
-        })?,
+        Some(name) => parse_lookahead(name)?,
         None => format.lookahead(),
     };
     let blind_depth = match blind_depth.filter(|o| !o.is_none()) {
