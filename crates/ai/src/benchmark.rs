@@ -676,7 +676,7 @@ pub fn run_until(
     );
     let t0 = Instant::now();
     let gym_seeds = config.gym_seeds();
-    let results = nestris_sim::pool::map_while(
+    let results = nestris_sim::pool::map(
         config.games,
         config.threads,
         || config.ai(),
@@ -685,15 +685,13 @@ pub fn run_until(
             // unread, takes the list's seeds round.
             let seed = config.seeds.0[i % config.seeds.len()];
             let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
+            // Once stopped, the games left are given up before their first piece.
             let game = config.game_of(&seed, gym_seed);
             let r = play_from_until(game, ai, &config.limits, false, &stopped)?;
             Some(GameRecord::new(seed, gym_seed, &r))
         },
-        &|n| {
-            progress(n);
-            !stopped()
-        },
-    )?;
+        progress,
+    );
     let results: Option<Vec<GameRecord>> = results.into_iter().collect();
     Some(BenchReport::new(
         config,

@@ -84,82 +84,26 @@ pub fn map<S: Send, T: Send>(
     work: impl Fn(&mut S, usize) -> T + Sync,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<T> {
-    map_while(jobs, threads, init, work, &|n| {
-        progress(n);
-        true
-    })
-    .expect("never stopped")
-}
-
-/// [`map`] that stops taking jobs once `progress` (called with the number of jobs done
-/// after each one, from the workers' threads) returns false: then `None`, when the jobs
-/// already running have finished. A caller that must be interruptible (a long benchmark
-/// run from Python, whose Ctrl-C sets a flag) answers false from then on.
-pub fn map_while<S: Send, T: Send>(
-    jobs: usize,
-    threads: usize,
-    init: impl Fn() -> S,
-    work: impl Fn(&mut S, usize) -> T + Sync,
-    progress: &(dyn Fn(usize) -> bool + Sync),
-) -> Option<Vec<T>> {
-    /// Why the jobs stopped early.
-    struct Stopped;
     let mut states: Vec<S> = (0..workers_for(threads, jobs)).map(|_| init()).collect();
     let done = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..jobs).map(|_| None).collect());
-    let ran = run_on(0..jobs, &mut states, |i, s| {
+    let Ok(()) = run_on(0..jobs, &mut states, |i, s| {
         let r = work(s, i);
         slots.lock().expect("no worker panicked")[i] = Some(r);
-        if progress(done.fetch_add(1, Ordering::Relaxed) + 1) {
-            Ok(())
-        } else {
-            Err(Stopped)
-        }
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        Ok::<(), std::convert::Infallible>(())
     });
-    // A stop after the last job changes nothing: every result is there.
-    let slots = slots.into_inner().expect("no worker panicked");
-    if ran.is_err() && slots.iter().any(Option::is_none) {
-        return None;
-    }
-    Some(
-        slots
-            .into_iter()
-            .map(|r| r.expect("every job ran"))
-            .collect(),
-    )
+    slots
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_stop_takes_no_more_jobs() {
-        for threads in [1, 2, 4] {
-            let started = AtomicUsize::new(0);
-            let out = map_while(
-                100,
-                threads,
-                || (),
-                |_, i| {
-                    started.fetch_add(1, Ordering::Relaxed);
-                    i
-                },
-                &|n| n < 10,
-            );
-            assert_eq!(out, None);
-            // The tenth job done stops the queue; each other worker finishes at most the
-            // job it holds.
-            let n = started.into_inner();
-            assert!(
-                (10..10 + threads).contains(&n),
-                "{n} jobs ran with {threads} threads"
-            );
-            // Stopping after the last job still returns them all.
-            let all = map_while(5, threads, || (), |_, i| i, &|n| n < 5);
-            assert_eq!(all, Some(vec![0, 1, 2, 3, 4]));
-        }
-    }
 
     #[test]
     fn results_come_back_in_job_order_whatever_the_threads() {
