@@ -338,6 +338,10 @@ pub struct GameRecord {
     pub max_level: u8,
     /// Tetrises.
     pub tetrises: u32,
+    /// Clears by size: singles, doubles, triples, tetrises (the burns are the first
+    /// three).
+    #[serde(default)]
+    pub clears: [u32; 4],
     /// Frames played.
     pub frames: u64,
     /// Pieces placed.
@@ -380,6 +384,7 @@ impl GameRecord {
             level: r.level,
             max_level: r.max_level,
             tetrises: r.tetrises,
+            clears: r.clears,
             frames: r.frames,
             pieces: r.pieces,
             end: r.end,
@@ -746,6 +751,12 @@ mod tests {
             .results
             .iter()
             .all(|r| r.lines > 0 && r.end == End::Frames));
+        // Each game's clears by size add up to its lines and its tetrises.
+        for r in &a.results {
+            let [s, d, t, q] = r.clears;
+            assert_eq!(s + 2 * d + 3 * t + 4 * q, r.lines);
+            assert_eq!(q, r.tetrises);
+        }
         assert_eq!(a.results[1].seed, SeedList::standard().0[1]);
         // The summary says how the games that did not top out ended.
         assert_eq!(a.endings(), "5 frame limit");

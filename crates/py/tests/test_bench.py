@@ -36,6 +36,11 @@ def test_the_games_do_not_depend_on_the_threads() -> None:
     assert one["table"] == two["table"]
     assert all(g["frames"] <= SHORT["max_frames"] for g in one["results"])
     assert one["table"]["games"] == 3
+    # Each game's clears by size (singles, doubles, triples, tetrises) make its lines.
+    for g in one["results"]:
+        singles, doubles, triples, tetrises = g["clears"]
+        assert singles + 2 * doubles + 3 * triples + 4 * tetrises == g["lines"]
+        assert tetrises == g["tetrises"]
 
 
 def test_the_format_sets_the_defaults() -> None:
