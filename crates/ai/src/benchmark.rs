@@ -579,6 +579,24 @@ impl BenchReport {
         }
     }
 
+    /// The clears of a game on average, by size: `singles 12.3  doubles ...`.
+    fn clears_a_game(&self) -> String {
+        let n = self.results.len().max(1) as f64;
+        let sum = |k: usize| {
+            self.results
+                .iter()
+                .map(|r| f64::from(r.clears[k]))
+                .sum::<f64>()
+        };
+        format!(
+            "singles {:.1}  doubles {:.1}  triples {:.1}  tetrises {:.1}",
+            sum(0) / n,
+            sum(1) / n,
+            sum(2) / n,
+            sum(3) / n
+        )
+    }
+
     /// A short human-readable summary, one figure per line.
     pub fn summary(&self) -> String {
         let c = &self.config;
@@ -596,6 +614,7 @@ impl BenchReport {
              reached 19/29/39  {:.1}% / {:.1}% / {:.1}%\n\
              maxout          {:.1}%\n\
              tetris rate     {:.1}%\n\
+             clears a game   {}\n\
              topped out      {:.1}%\n\
              ended           {}\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
@@ -628,6 +647,7 @@ impl BenchReport {
             100.0 * self.reached_39,
             100.0 * self.maxout,
             100.0 * self.tetris_rate,
+            self.clears_a_game(),
             100.0 * self.topped_out,
             self.endings(),
             100.0 * self.crashed,
@@ -761,6 +781,14 @@ mod tests {
         // The summary says how the games that did not top out ended.
         assert_eq!(a.endings(), "5 frame limit");
         assert!(a.summary().contains("ended           5 frame limit\n"));
+        let per_game = |k: usize| a.results.iter().map(|r| r.clears[k]).sum::<u32>() as f64 / 5.0;
+        assert!(a.summary().contains(&format!(
+            "clears a game   singles {:.1}  doubles {:.1}  triples {:.1}  tetrises {:.1}\n",
+            per_game(0),
+            per_game(1),
+            per_game(2),
+            per_game(3)
+        )));
     }
 
     #[test]
