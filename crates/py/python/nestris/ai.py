@@ -81,8 +81,8 @@ def bench(
     reaction as the community models it), so that the figures compare with the published
     bots'; ``report["table"]`` is BetaTetris's table (lines, score percentiles, the average
     score at the transitions to 19 / 29 / 39), ``report["results"]`` every game (with its
-    ``gym_seed`` and its ``clears``: singles, doubles, triples, tetrises). ``"cartridge"`` plays the cartridge's own game on the published seed
-    list (at most its 1,000 games).
+    ``gym_seed`` and its ``clears``: singles, doubles, triples, tetrises). ``"cartridge"``
+    plays the cartridge's own game on the published seed list (at most its 1,000 games).
 
     ``start_level`` (None: 18), ``tap_hz`` or ``taps`` (a tap pattern such as ``"X.X.."``),
     ``reaction`` (frames without input after each spawn), ``adjust`` (frames after each
