@@ -627,17 +627,25 @@ impl BenchReport {
             c.reaction,
             match c.adjust_after.filter(|&f| f > 0) {
                 Some(f) => format!(
-                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces)",
-                    c.search.blind_depth
+                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces, {} from level 29)",
+                    c.search.blind_depth, c.search.blind_depth_29
                 ),
                 None => "preview seen at once".into(),
             },
             match (c.search.third, c.search.lookahead) {
-                (0, _) => "search to the preview",
-                (_, Lookahead::Screen) => "the piece after the preview weighed (lookahead screen)",
-                (_, Lookahead::Generator) => {
-                    "the piece after the preview known from the generator (lookahead generator)"
-                }
+                (0, _) => "search to the preview".to_string(),
+                (_, lookahead) => format!(
+                    "the piece after the preview {}{}",
+                    match lookahead {
+                        Lookahead::Screen => "weighed (lookahead screen)",
+                        Lookahead::Generator => "known from the generator (lookahead generator)",
+                    },
+                    if c.search.depth >= 4 {
+                        ", then one piece more weighed"
+                    } else {
+                        ""
+                    }
+                ),
             },
             d(&self.capped_score),
             d(&self.uncapped_score),

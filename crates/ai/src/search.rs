@@ -100,9 +100,21 @@ pub struct SearchOptions {
     /// above 0 and the game at hand).
     pub lookahead: Lookahead,
     /// How many pieces the plan made before the preview is seen ([`Search::plan_blind`])
-    /// weighs: 2, the current piece and every preview piece that may come; 3 (the
-    /// default), also every piece that may follow each preview piece's best placement.
+    /// weighs below level 29: 2, the current piece and every preview piece that may come;
+    /// 3 (the default), also every piece that may follow each preview piece's best
+    /// placement; 4, one piece more again (each of those pieces' best placement followed
+    /// by every piece that may come after it).
     pub blind_depth: u8,
+    /// [`SearchOptions::blind_depth`] from level 29 on, where a piece lands before the
+    /// preview is seen and the plan made blind decides nearly every placement (3 by
+    /// default; 4 in BetaTetris's format, [`crate::Format::search`]).
+    pub blind_depth_29: u8,
+    /// With the game at hand and [`SearchOptions::third`] above 0: how many pieces the
+    /// plan weighs once the preview is seen. 3 (the default): the current piece, the
+    /// preview and the piece after it (known or weighed, by
+    /// [`SearchOptions::lookahead`]); 4, also every piece that may follow that piece's
+    /// best placement.
+    pub depth: u8,
 }
 
 /// What a search with the game at hand knows of the piece after the preview.
@@ -147,6 +159,8 @@ impl Default for SearchOptions {
             crash_dodge: true,
             lookahead: Lookahead::Generator,
             blind_depth: 3,
+            blind_depth_29: 3,
+            depth: 3,
         }
     }
 }
@@ -430,9 +444,10 @@ impl Search {
     /// generator may deal (of the eight best by one-piece value), and its buttons (the first part
     /// of the community's reaction model; the adjustment, once the preview is seen, is
     /// [`Search::plan_in_game`] from the state reached by then). With
-    /// [`SearchOptions::blind_depth`] 3 a preview piece's value is that of its best
-    /// placement averaged over every piece that may follow it. `None` when no piece is
-    /// under control.
+    /// [`SearchOptions::blind_depth`] (or, from level 29, `blind_depth_29`) 3 a preview
+    /// piece's value is that of its best placement averaged over every piece that may
+    /// follow it, and with 4 each of those pieces' best placement is weighed the same way
+    /// again. `None` when no piece is under control.
     pub fn plan_blind(&mut self, game: &Game) -> Option<Plan> {
         let start = Start::from_game(game)?;
         let s = game.state();
@@ -442,6 +457,14 @@ impl Search {
             lines: s.lines,
         };
         let take = self.first_ply(&start, progress).min(BLIND_BEAM);
+        // The pieces weighed after the current one.
+        let pieces = if progress.level >= 29 {
+            self.options.blind_depth_29
+        } else {
+            self.options.blind_depth
+        }
+        .saturating_sub(1)
+        .max(1);
         let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
         self.order.first()?;
         let mut weighed = Vec::with_capacity(take);
@@ -453,11 +476,7 @@ impl Search {
             let prog = progress.after(lines);
             let v1 = clear_value(&self.active, lines);
             // Every preview piece the generator can deal, weighted as it deals them.
-            let v = if self.options.blind_depth >= 3 {
-                self.weighed_deep(b, current, prog, v1)
-            } else {
-                self.weighed_next(b, current, prog, v1)
-            };
+            let v = self.weighed(b, current, prog, v1, pieces);
             weighed.push((v, i));
         }
         // Best first (stable: equals keep the one-piece order), then the placements not
@@ -709,35 +728,55 @@ impl Search {
         (clears + field, clears, b, prog)
     }
 
-    /// [`Search::weighed_next`] one piece deeper: each preview piece's best placement (by
-    /// its value with the preview's clears) is weighed over every piece that may follow
-    /// it, and that is the preview piece's value.
-    fn weighed_deep(&mut self, board: Board, previous: usize, progress: Progress, v1: f32) -> f32 {
+    /// The value of `board` after placements worth `v1`, weighed over the next `pieces`
+    /// pieces the generator may deal after `previous` (a piece type), each as it deals
+    /// them ([`deal_weight`]): 1 is [`Search::weighed_next`]; with more, each piece's
+    /// value is that of its best placement by its one-piece value, followed by the pieces
+    /// after it ([`Search::followed`]).
+    fn weighed(
+        &mut self,
+        board: Board,
+        previous: usize,
+        progress: Progress,
+        v1: f32,
+        pieces: u8,
+    ) -> f32 {
+        if pieces <= 1 {
+            return self.weighed_next(board, previous, progress, v1);
+        }
         let (mut sum, mut weight) = (0.0, 0.0);
         let node = self.node(&board, progress);
         for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
             let w = deal_weight(kind, previous);
             let start = self.spawn(board, spawn, progress);
-            let n = self.generate_second(&start);
-            // (value, the clears' value, field and progress after it)
-            let mut best: Option<(f32, f32, Board, Progress)> = None;
-            for j in 0..n {
-                let q = self.second.placements()[j];
-                if q.tops_out {
-                    continue;
-                }
-                let after = self.after_second(&node, &q, v1);
-                if best.is_none_or(|b| after.0 > b.0) {
-                    best = Some(after);
-                }
-            }
-            sum += w * match best {
-                Some((_, clears, b2, prog2)) => self.weighed_next(b2, kind, prog2, clears),
-                None => f32::NEG_INFINITY,
-            };
+            sum += w * self.followed(&start, &node, v1, kind, pieces - 1);
             weight += w;
         }
         sum / weight
+    }
+
+    /// The value of the piece in `start` (of type `kind`) on `node`'s field after
+    /// placements worth `v1`: its best placement by its value with its clears, then the
+    /// next `pieces` pieces weighed over what may come ([`Search::weighed`]). Negative
+    /// infinity when every placement tops out.
+    fn followed(&mut self, start: &Start, node: &Node, v1: f32, kind: usize, pieces: u8) -> f32 {
+        let n = self.generate_second(start);
+        // (value, the clears' value, field and progress after it)
+        let mut best: Option<(f32, f32, Board, Progress)> = None;
+        for j in 0..n {
+            let q = self.second.placements()[j];
+            if q.tops_out {
+                continue;
+            }
+            let after = self.after_second(node, &q, v1);
+            if best.is_none_or(|b| after.0 > b.0) {
+                best = Some(after);
+            }
+        }
+        match best {
+            Some((_, clears, b2, prog2)) => self.weighed(b2, kind, prog2, clears, pieces),
+            None => f32::NEG_INFINITY,
+        }
     }
 
     /// Searches the preview (and the piece after it where known) under every child and
@@ -779,7 +818,9 @@ impl Search {
         if self.pairs.is_empty() {
             return best.1;
         }
-        // The piece after the preview on the best pairs' fields.
+        // The piece after the preview on the best pairs' fields, and the pieces after it
+        // that `depth` adds, weighed.
+        let more = self.options.depth.saturating_sub(3);
         let mut best3 = (f32::NEG_INFINITY, best.1);
         for k in 0..self.pairs.len() {
             let pair = self.pairs[k];
@@ -788,13 +829,19 @@ impl Search {
             let preview = ORIENTATION_TYPE[child.start.piece.o as usize % 20] as usize;
             let index = pair.child;
             let v = match self.options.lookahead {
-                Lookahead::Generator => {
+                Lookahead::Generator if more == 0 => {
                     let start = self.spawn(pair.board, piece, pair.progress);
                     let node = self.node(&pair.board, pair.progress);
                     self.best_second(&start, &node, pair.clears)
                 }
+                Lookahead::Generator => {
+                    let start = self.spawn(pair.board, piece, pair.progress);
+                    let node = self.node(&pair.board, pair.progress);
+                    let kind = ORIENTATION_TYPE[piece as usize % 20] as usize;
+                    self.followed(&start, &node, pair.clears, kind, more)
+                }
                 Lookahead::Screen => {
-                    self.weighed_next(pair.board, preview, pair.progress, pair.clears)
+                    self.weighed(pair.board, preview, pair.progress, pair.clears, 1 + more)
                 }
             };
             if v > best3.0 {

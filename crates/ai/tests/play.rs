@@ -48,20 +48,32 @@ fn with_reaction_the_first_plan_is_blind_to_the_preview() {
     setup.level = 18;
     let game = Game::new(setup);
     let mut ai = Ai::new(Weights::default(), InputModel::hz30());
-    let plan = |next: u8, ai: &mut Ai| {
+    let plan = |game: &Game, next: u8, ai: &mut Ai| {
         let mut s = game.snapshot();
         s.next_piece = next;
         let g = Game::from_snapshot(s).unwrap();
         ai.search_mut().plan_blind(&g).unwrap().inputs
     };
-    // Both depths of the blind plan: to the preview, and one piece past it.
-    for depth in [2, 3] {
+    // Every depth of the blind plan (to the preview, one piece past it, two), below level
+    // 29 and from it (where `blind_depth_29` sets it).
+    let mut setup29 = setup;
+    setup29.level = 29;
+    let game29 = Game::new(setup29);
+    for depth in [2, 3, 4] {
         ai.search_mut().options.blind_depth = depth;
-        let first = plan(2, &mut ai);
-        for next in [7, 8, 10, 11, 14, 18] {
-            assert_eq!(plan(next, &mut ai), first, "depth {depth}, preview {next}");
+        ai.search_mut().options.blind_depth_29 = depth;
+        for (g, level) in [(&game, 18), (&game29, 29)] {
+            let first = plan(g, 2, &mut ai);
+            for next in [7, 8, 10, 11, 14, 18] {
+                assert_eq!(
+                    plan(g, next, &mut ai),
+                    first,
+                    "depth {depth}, level {level}, preview {next}"
+                );
+            }
         }
     }
+    ai.search_mut().options = nestris_ai::SearchOptions::default();
 
     ai.adjust_after = Some(18);
     let r = play_game(setup, &mut ai, 6_000);
@@ -197,9 +209,10 @@ fn the_screen_lookahead_is_blind_to_the_piece_after_the_preview() {
         position.set(15, col, 0);
     }
     let seeds: Vec<u32> = (0..40).map(|k| 0x10_0000 + 0x3_1337 * k).collect();
-    let plans = |lookahead: Lookahead| -> Vec<(Placement, Vec<Buttons>, u8)> {
+    let plans = |lookahead: Lookahead, depth: u8| -> Vec<(Placement, Vec<Buttons>, u8)> {
         let mut ai = Ai::new(Weights::default(), InputModel::hz30());
         ai.search_mut().options.lookahead = lookahead;
+        ai.search_mut().options.depth = depth;
         seeds
             .iter()
             .map(|&seed| {
@@ -220,17 +233,26 @@ fn the_screen_lookahead_is_blind_to_the_piece_after_the_preview() {
             })
             .collect()
     };
-    let screen = plans(Lookahead::Screen);
-    let thirds: std::collections::BTreeSet<u8> = screen.iter().map(|p| p.2).collect();
-    assert!(thirds.len() >= 5, "the seeds deal only {thirds:?} third");
-    for (k, p) in screen.iter().enumerate() {
-        assert_eq!((&p.0, &p.1), (&screen[0].0, &screen[0].1), "seed {k}");
+    // With the plan weighing three pieces, and four (the pieces after the preview weighed).
+    for depth in [3, 4] {
+        let screen = plans(Lookahead::Screen, depth);
+        let thirds: std::collections::BTreeSet<u8> = screen.iter().map(|p| p.2).collect();
+        assert!(thirds.len() >= 5, "the seeds deal only {thirds:?} third");
+        for (k, p) in screen.iter().enumerate() {
+            assert_eq!(
+                (&p.0, &p.1),
+                (&screen[0].0, &screen[0].1),
+                "depth {depth}, seed {k}"
+            );
+        }
     }
-    let generator = plans(Lookahead::Generator);
+    let generator = plans(Lookahead::Generator, 3);
     assert!(
         generator.iter().any(
             |p| (p.0.o, p.0.x, p.0.y) != (generator[0].0.o, generator[0].0.x, generator[0].0.y)
         ),
         "the generator's lookahead chose the same placement for every third piece"
     );
+    // The known third piece followed by one weighed: a plan for every seed still.
+    assert_eq!(plans(Lookahead::Generator, 4).len(), seeds.len());
 }

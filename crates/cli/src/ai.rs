@@ -93,11 +93,22 @@ struct Style {
     /// betatetris format, generator in the cartridge format.
     #[arg(long, value_name = "WHAT", value_parser = parse_lookahead)]
     lookahead: Option<Lookahead>,
-    /// Pieces the plan made before the preview is seen (with --adjust) weighs: 2, the
-    /// current piece and every preview piece that may come; 3, also every piece that may
-    /// follow the best placement of each (slower, stronger).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    blind_depth: u8,
+    /// Pieces the plan made before the preview is seen (with --adjust) weighs below level
+    /// 29: 2, the current piece and every preview piece that may come; 3, also every piece
+    /// that may follow the best placement of each (slower, stronger); 4, one piece more
+    /// again. Default: 3.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    blind_depth: Option<u8>,
+    /// --blind-depth from level 29 on, where a piece lands before the preview is seen.
+    /// Default: 4 in the betatetris format, 3 in the cartridge format.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    blind_depth_29: Option<u8>,
+    /// Pieces the plan weighs once the preview is seen: 3, the current piece, the preview
+    /// and the piece after it (see --lookahead); 4, also every piece that may follow that
+    /// piece's best placement (slower, stronger). Default: 4 in the betatetris format, 3
+    /// in the cartridge format.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=4))]
+    depth: Option<u8>,
 }
 
 fn parse_taps(s: &str) -> Result<TapPattern, String> {
@@ -269,11 +280,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 /// The search settings `style` asks for.
 fn search_options(style: &Style) -> nestris_ai::SearchOptions {
+    let format = style.format.search();
     nestris_ai::SearchOptions {
         crash_dodge: !style.no_crash_dodge,
-        lookahead: style.lookahead.unwrap_or(style.format.lookahead()),
-        blind_depth: style.blind_depth,
-        ..nestris_ai::SearchOptions::default()
+        lookahead: style.lookahead.unwrap_or(format.lookahead),
+        blind_depth: style.blind_depth.unwrap_or(format.blind_depth),
+        blind_depth_29: style.blind_depth_29.unwrap_or(format.blind_depth_29),
+        depth: style.depth.unwrap_or(format.depth),
+        ..format
     }
 }
 

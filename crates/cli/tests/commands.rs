@@ -894,3 +894,51 @@ fn the_bench_says_what_the_search_knew_of_the_piece_after_the_preview() {
         .failure()
         .stderr(predicate::str::contains("use screen or generator"));
 }
+
+/// The betatetris format's plans weigh a piece more than the cartridge format's, the
+/// options set each depth, and the summary says which played.
+#[test]
+fn the_bench_says_how_deep_its_plans_weighed() {
+    let summary = |args: &[&str]| {
+        let out = nestris()
+            .args(["ai", "bench", "--games", "1", "--threads", "1"])
+            .args(["--max-frames", "300"])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let beta = summary(&["--format", "betatetris"]);
+    assert!(beta.contains("weighs 3 pieces, 4 from level 29"), "{beta}");
+    assert!(beta.contains("then one piece more weighed"), "{beta}");
+    let set = summary(&[
+        "--format",
+        "betatetris",
+        "--depth",
+        "3",
+        "--blind-depth",
+        "4",
+        "--blind-depth-29",
+        "2",
+    ]);
+    assert!(set.contains("weighs 4 pieces, 2 from level 29"), "{set}");
+    assert!(!set.contains("one piece more"), "{set}");
+    let cart = summary(&["--adjust", "18"]);
+    assert!(cart.contains("weighs 3 pieces, 3 from level 29"), "{cart}");
+    assert!(!cart.contains("one piece more"), "{cart}");
+    for bad in [
+        ["--depth", "5"],
+        ["--blind-depth", "1"],
+        ["--blind-depth-29", "5"],
+    ] {
+        nestris()
+            .args(["ai", "bench"])
+            .args(bad)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(bad[0]));
+    }
+}

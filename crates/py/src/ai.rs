@@ -562,14 +562,16 @@ pub fn suggest_json(
 /// ``start_level`` (None: 18), ``tap_hz`` or ``taps``, ``reaction``, ``adjust`` (the
 /// community's reaction model: frames after each spawn before the preview is seen; None:
 /// the format's, 18 in BetaTetris's, else 0), ``weights`` (None: the format's),
-/// ``lookahead`` (None: the format's), ``blind_depth`` (2 or 3), ``crash_mode``,
+/// ``lookahead`` (None: the format's), ``blind_depth`` (2 to 4; None: 3),
+/// ``blind_depth_29`` (2 to 4, from level 29; None: the format's), ``depth`` (3 or 4; None:
+/// the format's), ``crash_mode``,
 /// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
 /// (None: every core). Runs without the GIL; the games are deterministic, so the results
 /// do not depend on ``threads``.
 #[pyfunction]
 #[pyo3(
-    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
-    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=3, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
+    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
+    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
 )]
 #[expect(
     clippy::too_many_arguments,
@@ -587,6 +589,8 @@ pub fn bench_json<'py>(
     weights: Option<&Bound<'py, PyAny>>,
     lookahead: Option<&str>,
     blind_depth: Option<&Bound<'py, PyAny>>,
+    blind_depth_29: Option<&Bound<'py, PyAny>>,
+    depth: Option<&Bound<'py, PyAny>>,
     crash_mode: &str,
     crash_dodge: bool,
     uncapped: bool,
@@ -626,14 +630,26 @@ pub fn bench_json<'py>(
         Some(_) => weights_arg(weights)?,
         None => format.weights(),
     };
+    let search = format.search();
     let lookahead = match lookahead {
         Some(name) => parse_lookahead(name)?,
-        None => format.lookahead(),
+        None => search.lookahead,
     };
-    let blind_depth = match blind_depth.filter(|o| !o.is_none()) {
-        Some(o) => int_in("blind_depth", o, 2, 3)? as u8,
-        None => 3,
+    let depth_arg = |name, o: Option<&Bound<'py, PyAny>>, low, high, default| -> PyResult<u8> {
+        match o.filter(|o| !o.is_none()) {
+            Some(o) => Ok(int_in(name, o, low, high)? as u8),
+            None => Ok(default),
+        }
     };
+    let blind_depth = depth_arg("blind_depth", blind_depth, 2, 4, search.blind_depth)?;
+    let blind_depth_29 = depth_arg(
+        "blind_depth_29",
+        blind_depth_29,
+        2,
+        4,
+        search.blind_depth_29,
+    )?;
+    let depth = depth_arg("depth", depth, 3, 4, search.depth)?;
     let crash_mode = crate::options::parse_crash_mode(crash_mode)?;
     let limits = nestris_ai::Limits {
         max_frames: match max_frames.filter(|o| !o.is_none()) {
@@ -660,7 +676,9 @@ pub fn bench_json<'py>(
             crash_dodge,
             lookahead,
             blind_depth,
-            ..nestris_ai::SearchOptions::default()
+            blind_depth_29,
+            depth,
+            ..search
         },
         limits,
         crash_mode,

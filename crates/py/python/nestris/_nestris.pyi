@@ -80,6 +80,8 @@ def bench_json(
     weights: Weights | None = None,
     lookahead: str | None = None,
     blind_depth: int | None = None,
+    blind_depth_29: int | None = None,
+    depth: int | None = None,
     crash_mode: str = "cartridge",
     crash_dodge: bool = True,
     uncapped: bool = False,

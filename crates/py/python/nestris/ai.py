@@ -65,7 +65,9 @@ def bench(
     adjust: int | None = None,
     weights: Mapping[str, Any] | str | None = None,
     lookahead: str | None = None,
-    blind_depth: int = 3,
+    blind_depth: int | None = None,
+    blind_depth_29: int | None = None,
+    depth: int | None = None,
     crash_mode: str = "cartridge",
     crash_dodge: bool = True,
     uncapped: bool = False,
@@ -89,8 +91,11 @@ def bench(
     spawn before the preview is seen and the plan may change; None: the format's, 18 in
     BetaTetris's, else 0, the preview seen at once), ``weights`` (as :class:`nestris.Ai`
     takes them; None: the format's), ``lookahead`` (``"screen"`` or ``"generator"``; None:
-    the format's), ``blind_depth`` (2 or 3: the pieces the plan made before the preview is
-    seen weighs), ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
+    the format's), ``blind_depth`` (2 to 4: the pieces the plan made before the preview is
+    seen weighs below level 29; None: 3), ``blind_depth_29`` (the same from level 29;
+    None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 or 4: the pieces the plan
+    weighs once the preview is seen; None: the format's, 4 in BetaTetris's, else 3),
+    ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
     limit; None: 2,000,000) and ``threads`` (None: every core) are the command's options.
     The games run in Rust without the GIL and are deterministic: the same call gives the
     same games, whatever ``threads``. A game takes about a second at level 18 (a game of
@@ -126,6 +131,8 @@ def bench(
         weights,
         lookahead,
         blind_depth,
+        blind_depth_29,
+        depth,
         crash_mode,
         crash_dodge,
         uncapped,
