@@ -98,8 +98,10 @@ def bench(
     ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
     limit; None: 2,000,000) and ``threads`` (None: every core) are the command's options.
     The games run in Rust without the GIL and are deterministic: the same call gives the
-    same games, whatever ``threads``. A game takes about a second at level 18 (a game of
-    the betatetris format, on one core of a 2-core AMD EPYC); ``max_frames`` shortens them.
+    same games, whatever ``threads``. A whole game of the betatetris format takes about 10
+    seconds on one core of a 2-core AMD EPYC, most of it from level 29 on, where its plans
+    weigh a piece more (``depth=3, blind_depth_29=3`` plays about 3.4 times as fast);
+    ``max_frames`` shortens them.
 
     ``progress`` is called as ``progress(done, total)`` as games end (``True``: a line on
     standard error kept up to date; with tqdm, ``lambda done, total: bar.update(done -
