@@ -219,7 +219,11 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
 /// is what its search knows of the piece after the preview: ``"generator"`` the piece the
 /// generator has fixed (found by playing each candidate out), ``"screen"`` only what the
 /// screen shows, the piece after weighed over every piece that may come (a human's, or
-/// another bot's, terms; ``nestris ai bench --format betatetris`` plays so).
+/// another bot's, terms; ``nestris ai bench --format betatetris`` plays so). ``depth``
+/// (3 or 4) is how many pieces :meth:`plan` weighs, ``blind_depth`` and
+/// ``blind_depth_29`` (2 to 4) how many :meth:`plan_blind` weighs below level 29 and from
+/// it, as the bench's ``--depth``, ``--blind-depth`` and ``--blind-depth-29`` (the
+/// betatetris format plays with ``depth=4, blind_depth_29=4``).
 ///
 /// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
 ///   :class:`Game` where the AI wants it.
@@ -252,8 +256,8 @@ pub struct PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None, lookahead="generator"),
-        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None, lookahead=\"generator\")"
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None, lookahead="generator", depth=None, blind_depth=None, blind_depth_29=None),
+        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None, lookahead=\"generator\", depth=3, blind_depth=3, blind_depth_29=3)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -268,13 +272,26 @@ impl PyAi {
         crash_dodge: bool,
         taps: Option<&str>,
         lookahead: &str,
+        depth: Option<&Bound<'_, PyAny>>,
+        blind_depth: Option<&Bound<'_, PyAny>>,
+        blind_depth_29: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
         let lookahead = parse_lookahead(lookahead)?;
+        let depth_arg = |name, o: Option<&Bound<'_, PyAny>>, low| -> PyResult<u8> {
+            match o.filter(|o| !o.is_none()) {
+                Some(o) => Ok(int_in(name, o, low, 4)? as u8),
+                None => Ok(3),
+            }
+        };
         let mut ai = Ai::new(weights, model);
-        ai.search_mut().options.crash_dodge = crash_dodge;
-        ai.search_mut().options.lookahead = lookahead;
+        let options = &mut ai.search_mut().options;
+        options.crash_dodge = crash_dodge;
+        options.lookahead = lookahead;
+        options.depth = depth_arg("depth", depth, 3)?;
+        options.blind_depth = depth_arg("blind_depth", blind_depth, 2)?;
+        options.blind_depth_29 = depth_arg("blind_depth_29", blind_depth_29, 2)?;
         Ok(PyAi { ai, model, weights })
     }
 
@@ -384,6 +401,24 @@ impl PyAi {
         self.ai.search().options.lookahead.name()
     }
 
+    /// How many pieces :meth:`plan` weighs: 3 or 4.
+    #[getter]
+    fn depth(&self) -> u8 {
+        self.ai.search().options.depth
+    }
+
+    /// How many pieces :meth:`plan_blind` weighs below level 29: 2 to 4.
+    #[getter]
+    fn blind_depth(&self) -> u8 {
+        self.ai.search().options.blind_depth
+    }
+
+    /// How many pieces :meth:`plan_blind` weighs from level 29 on: 2 to 4.
+    #[getter]
+    fn blind_depth_29(&self) -> u8 {
+        self.ai.search().options.blind_depth_29
+    }
+
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -399,6 +434,9 @@ impl PyAi {
             me.ai.search().options.crash_dodge,
             me.model.taps.to_string(),
             me.ai.search().options.lookahead.name(),
+            me.ai.search().options.depth,
+            me.ai.search().options.blind_depth,
+            me.ai.search().options.blind_depth_29,
         )
             .into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))

@@ -139,3 +139,30 @@ def test_the_ai_can_search_on_what_the_screen_shows() -> None:
         nestris.Ai(lookahead="future")
     result = nestris.evaluate(ai, games=1, seed=4242, format="betatetris", max_steps=60)
     assert result["per_game"][0]["lines"] > 0, result["per_game"]
+
+
+def test_the_ai_takes_the_depths_of_its_plans() -> None:
+    # The bench's --depth, --blind-depth and --blind-depth-29, kept through a pickle.
+    plain = nestris.Ai()
+    assert (plain.depth, plain.blind_depth, plain.blind_depth_29) == (3, 3, 3)
+    deep = nestris.Ai(lookahead="screen", depth=4, blind_depth=2, blind_depth_29=4)
+    assert (deep.depth, deep.blind_depth, deep.blind_depth_29) == (4, 2, 4)
+    back = pickle.loads(pickle.dumps(deep))
+    assert (back.depth, back.blind_depth, back.blind_depth_29, back.lookahead) == (
+        4,
+        2,
+        4,
+        "screen",
+    )
+    for kwargs, name in [
+        ({"depth": 2}, "depth"),
+        ({"depth": 5}, "depth"),
+        ({"blind_depth": 1}, "blind_depth"),
+        ({"blind_depth_29": 5}, "blind_depth_29"),
+    ]:
+        with pytest.raises(nestris.InvalidArgument, match=name):
+            nestris.Ai(**kwargs)
+    # Both plans come out from level 29 at the deepest settings.
+    g = nestris.Game(level=29, seed=3)
+    assert len(deep.plan_blind(g)) > 0
+    assert len(deep.plan(g)) > 0
