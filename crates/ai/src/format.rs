@@ -82,17 +82,13 @@ impl Format {
     /// (`blind_depth_29` 4). Those cost about 3.4 times the time of a game and gained
     /// 117,767 points a game on the benchmark's first 200 (docs/AI.md).
     pub fn search(self) -> SearchOptions {
-        match self {
-            Format::Cartridge => SearchOptions {
-                lookahead: self.lookahead(),
-                ..SearchOptions::default()
-            },
-            Format::Betatetris => SearchOptions {
-                lookahead: self.lookahead(),
-                depth: 4,
-                blind_depth_29: 4,
-                ..SearchOptions::default()
-            },
+        let deeper = self == Format::Betatetris;
+        let base = SearchOptions::default();
+        SearchOptions {
+            lookahead: self.lookahead(),
+            depth: if deeper { 4 } else { base.depth },
+            blind_depth_29: if deeper { 4 } else { base.blind_depth_29 },
+            ..base
         }
     }
 

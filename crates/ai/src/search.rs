@@ -151,6 +151,15 @@ impl Lookahead {
     }
 }
 
+impl SearchOptions {
+    /// The depths [`SearchOptions::depth`] may take (the command line's and Python's
+    /// bounds; deeper would search, only slower).
+    pub const DEPTHS: std::ops::RangeInclusive<u8> = 3..=4;
+    /// The depths [`SearchOptions::blind_depth`] and [`SearchOptions::blind_depth_29`]
+    /// may take.
+    pub const BLIND_DEPTHS: std::ops::RangeInclusive<u8> = 2..=4;
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -829,16 +838,15 @@ impl Search {
             let preview = ORIENTATION_TYPE[child.start.piece.o as usize % 20] as usize;
             let index = pair.child;
             let v = match self.options.lookahead {
-                Lookahead::Generator if more == 0 => {
-                    let start = self.spawn(pair.board, piece, pair.progress);
-                    let node = self.node(&pair.board, pair.progress);
-                    self.best_second(&start, &node, pair.clears)
-                }
                 Lookahead::Generator => {
                     let start = self.spawn(pair.board, piece, pair.progress);
                     let node = self.node(&pair.board, pair.progress);
-                    let kind = ORIENTATION_TYPE[piece as usize % 20] as usize;
-                    self.followed(&start, &node, pair.clears, kind, more)
+                    if more == 0 {
+                        self.best_second(&start, &node, pair.clears)
+                    } else {
+                        let kind = ORIENTATION_TYPE[piece as usize % 20] as usize;
+                        self.followed(&start, &node, pair.clears, kind, more)
+                    }
                 }
                 Lookahead::Screen => {
                     self.weighed(pair.board, preview, pair.progress, pair.clears, 1 + more)

@@ -97,22 +97,39 @@ struct Style {
     /// 29: 2, the current piece and every preview piece that may come; 3, also every piece
     /// that may follow the best placement of each (slower, stronger); 4, one piece more
     /// again. Default: 3.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth: Option<u8>,
     /// --blind-depth from level 29 on, where a piece lands before the preview is seen.
     /// Default: 4 in the betatetris format, 3 in the cartridge format.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth_29: Option<u8>,
     /// Pieces the plan weighs once the preview is seen: 3, the current piece, the preview
     /// and the piece after it (see --lookahead); 4, also every piece that may follow that
     /// piece's best placement (slower, stronger). Default: 4 in the betatetris format, 3
     /// in the cartridge format.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=4))]
+    #[arg(long, value_name = "N", value_parser = parse_depth)]
     depth: Option<u8>,
 }
 
 fn parse_taps(s: &str) -> Result<TapPattern, String> {
     TapPattern::parse(s).map_err(|e| e.to_string())
+}
+
+/// A depth in `range` ([`nestris_ai::SearchOptions::DEPTHS`] and `BLIND_DEPTHS`).
+fn parse_depth_in(s: &str, range: std::ops::RangeInclusive<u8>) -> Result<u8, String> {
+    let (lo, hi) = (*range.start(), *range.end());
+    match s.parse::<u8>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!("{s:?}: use a depth from {lo} to {hi}")),
+    }
+}
+
+fn parse_depth(s: &str) -> Result<u8, String> {
+    parse_depth_in(s, nestris_ai::SearchOptions::DEPTHS)
+}
+
+fn parse_blind_depth(s: &str) -> Result<u8, String> {
+    parse_depth_in(s, nestris_ai::SearchOptions::BLIND_DEPTHS)
 }
 
 fn parse_lookahead(s: &str) -> Result<Lookahead, String> {

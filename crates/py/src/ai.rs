@@ -3,7 +3,7 @@
 //! placement-level games with it (or with random placements) for `nestris.evaluate`,
 //! run without the GIL.
 
-use nestris_ai::{Ai, Bracket, InputModel, Lookahead, MoveGen, WeightSet, Weights};
+use nestris_ai::{Ai, Bracket, InputModel, Lookahead, MoveGen, SearchOptions, WeightSet, Weights};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -201,6 +201,19 @@ fn resolve_core<'py>(env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PlacementEn
     )))
 }
 
+/// A search depth given from Python (`None`: `default`), checked against `range`.
+fn depth_in(
+    name: &str,
+    obj: Option<&Bound<'_, PyAny>>,
+    range: std::ops::RangeInclusive<u8>,
+    default: u8,
+) -> PyResult<u8> {
+    match obj.filter(|o| !o.is_none()) {
+        Some(o) => Ok(int_in(name, o, i64::from(*range.start()), i64::from(*range.end()))? as u8),
+        None => Ok(default),
+    }
+}
+
 /// The AI player of ``nestris-ai`` (board evaluation and a search over the current
 /// piece and the preview, with frame-exact move generation) as a policy.
 ///
@@ -279,19 +292,23 @@ impl PyAi {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
         let lookahead = parse_lookahead(lookahead)?;
-        let depth_arg = |name, o: Option<&Bound<'_, PyAny>>, low| -> PyResult<u8> {
-            match o.filter(|o| !o.is_none()) {
-                Some(o) => Ok(int_in(name, o, low, 4)? as u8),
-                None => Ok(3),
-            }
-        };
         let mut ai = Ai::new(weights, model);
         let options = &mut ai.search_mut().options;
         options.crash_dodge = crash_dodge;
         options.lookahead = lookahead;
-        options.depth = depth_arg("depth", depth, 3)?;
-        options.blind_depth = depth_arg("blind_depth", blind_depth, 2)?;
-        options.blind_depth_29 = depth_arg("blind_depth_29", blind_depth_29, 2)?;
+        options.depth = depth_in("depth", depth, SearchOptions::DEPTHS, options.depth)?;
+        options.blind_depth = depth_in(
+            "blind_depth",
+            blind_depth,
+            SearchOptions::BLIND_DEPTHS,
+            options.blind_depth,
+        )?;
+        options.blind_depth_29 = depth_in(
+            "blind_depth_29",
+            blind_depth_29,
+            SearchOptions::BLIND_DEPTHS,
+            options.blind_depth_29,
+        )?;
         Ok(PyAi { ai, model, weights })
     }
 
@@ -673,21 +690,20 @@ pub fn bench_json<'py>(
         Some(name) => parse_lookahead(name)?,
         None => search.lookahead,
     };
-    let depth_arg = |name, o: Option<&Bound<'py, PyAny>>, low, high, default| -> PyResult<u8> {
-        match o.filter(|o| !o.is_none()) {
-            Some(o) => Ok(int_in(name, o, low, high)? as u8),
-            None => Ok(default),
-        }
-    };
-    let blind_depth = depth_arg("blind_depth", blind_depth, 2, 4, search.blind_depth)?;
-    let blind_depth_29 = depth_arg(
+    let blind = SearchOptions::BLIND_DEPTHS;
+    let blind_depth = depth_in(
+        "blind_depth",
+        blind_depth,
+        blind.clone(),
+        search.blind_depth,
+    )?;
+    let blind_depth_29 = depth_in(
         "blind_depth_29",
         blind_depth_29,
-        2,
-        4,
+        blind,
         search.blind_depth_29,
     )?;
-    let depth = depth_arg("depth", depth, 3, 4, search.depth)?;
+    let depth = depth_in("depth", depth, SearchOptions::DEPTHS, search.depth)?;
     let crash_mode = crate::options::parse_crash_mode(crash_mode)?;
     let limits = nestris_ai::Limits {
         max_frames: match max_frames.filter(|o| !o.is_none()) {
@@ -710,7 +726,7 @@ pub fn bench_json<'py>(
         seeds,
         threads,
         weights,
-        search: nestris_ai::SearchOptions {
+        search: SearchOptions {
             crash_dodge,
             lookahead,
             blind_depth,
