@@ -627,8 +627,13 @@ impl BenchReport {
             c.reaction,
             match c.adjust_after.filter(|&f| f > 0) {
                 Some(f) => format!(
-                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces, {} from level 29)",
-                    c.search.blind_depth, c.search.blind_depth_29
+                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces, {} from level 29{})",
+                    c.search.blind_depth,
+                    c.search.blind_depth_29,
+                    match c.search.blind_beam_29 {
+                        0 => String::new(),
+                        b => format!(" for its {b} best candidates"),
+                    }
                 ),
                 None => "preview seen at once".into(),
             },
@@ -640,10 +645,10 @@ impl BenchReport {
                         Lookahead::Screen => "weighed (lookahead screen)",
                         Lookahead::Generator => "known from the generator (lookahead generator)",
                     },
-                    if c.search.depth >= 4 {
-                        ", then one piece more weighed"
-                    } else {
-                        ""
+                    match c.search.depth {
+                        ..=3 => "",
+                        4 => ", then one piece more weighed",
+                        _ => ", then one piece more weighed, two for the best lines",
                     }
                 ),
             },

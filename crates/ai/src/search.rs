@@ -109,11 +109,18 @@ pub struct SearchOptions {
     /// preview is seen and the plan made blind decides nearly every placement (3 by
     /// default; 4 in BetaTetris's format, [`crate::Format::search`]).
     pub blind_depth_29: u8,
+    /// From level 29, with [`SearchOptions::blind_depth_29`] 3 or more: the blind plan
+    /// weighs its candidates over the preview pieces alone, then only this many of the
+    /// best of them at its whole depth (the rest ranked below them); 0 (the default)
+    /// weighs every candidate at the whole depth.
+    pub blind_beam_29: usize,
     /// With the game at hand and [`SearchOptions::third`] above 0: how many pieces the
     /// plan weighs once the preview is seen. 3 (the default): the current piece, the
     /// preview and the piece after it (known or weighed, by
     /// [`SearchOptions::lookahead`]); 4, also every piece that may follow that piece's
-    /// best placement.
+    /// best placement; 5, then for the [`SearchOptions::DEEP_BEAM`] best pairs by that
+    /// value one piece more again (each of those pieces' best placement followed by every
+    /// piece that may come after it).
     pub depth: u8,
 }
 
@@ -154,10 +161,15 @@ impl Lookahead {
 impl SearchOptions {
     /// The depths [`SearchOptions::depth`] may take (the command line's and Python's
     /// bounds; deeper would search, only slower).
-    pub const DEPTHS: std::ops::RangeInclusive<u8> = 3..=4;
+    pub const DEPTHS: std::ops::RangeInclusive<u8> = 3..=5;
     /// The depths [`SearchOptions::blind_depth`] and [`SearchOptions::blind_depth_29`]
     /// may take.
     pub const BLIND_DEPTHS: std::ops::RangeInclusive<u8> = 2..=4;
+    /// At [`SearchOptions::depth`] 5, how many of the best (current, preview) pairs by
+    /// their four-piece value are weighed a piece further. Two gain as much as four at
+    /// level 18, at 1.6 times the time of depth 4 instead of 2.3 (100 games to level 19,
+    /// `docs/AI.md`).
+    pub const DEEP_BEAM: usize = 2;
 }
 
 impl Default for SearchOptions {
@@ -169,6 +181,7 @@ impl Default for SearchOptions {
             lookahead: Lookahead::Generator,
             blind_depth: 3,
             blind_depth_29: 3,
+            blind_beam_29: 0,
             depth: 3,
         }
     }
@@ -240,6 +253,8 @@ pub struct Search {
     order: Vec<(f32, usize)>,
     children: Vec<Child>,
     pairs: Vec<Pair>,
+    /// The pairs' values at depth 4 and their indices, for depth 5.
+    deep: Vec<(f32, usize)>,
 }
 
 /// A current-piece placement played out on a copy of the game up to the next spawn.
@@ -297,6 +312,7 @@ impl Search {
             order: Vec::new(),
             children: Vec::new(),
             pairs: Vec::new(),
+            deep: Vec::new(),
         }
     }
 
@@ -456,7 +472,8 @@ impl Search {
     /// [`SearchOptions::blind_depth`] (or, from level 29, `blind_depth_29`) 3 a preview
     /// piece's value is that of its best placement averaged over every piece that may
     /// follow it, and with 4 each of those pieces' best placement is weighed the same way
-    /// again. `None` when no piece is under control.
+    /// again; from level 29 [`SearchOptions::blind_beam_29`] may weigh only the best few
+    /// candidates so deep. `None` when no piece is under control.
     pub fn plan_blind(&mut self, game: &Game) -> Option<Plan> {
         let start = Start::from_game(game)?;
         let s = game.state();
@@ -474,29 +491,47 @@ impl Search {
         }
         .saturating_sub(1)
         .max(1);
-        let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
+        // From level 29 with a beam: every candidate weighed over the preview pieces alone
+        // first, then the beam's best ones at the whole depth.
+        let beam = match self.options.blind_beam_29 {
+            b if b > 0 && progress.level >= 29 && pieces > 1 => b,
+            _ => 0,
+        };
         self.order.first()?;
         let mut weighed = Vec::with_capacity(take);
         for k in 0..take {
             let i = self.order[k].1;
-            let p = self.first.placements()[i];
-            let mut b = start.board;
-            let lines = b.place(p.o, p.x, p.y);
-            let prog = progress.after(lines);
-            let v1 = clear_value(&self.active, lines);
-            // Every preview piece the generator can deal, weighted as it deals them.
-            let v = self.weighed(b, current, prog, v1, pieces);
+            let v = self.blind_value(&start, i, progress, if beam > 0 { 1 } else { pieces });
             weighed.push((v, i));
         }
         // Best first (stable: equals keep the one-piece order), then the placements not
         // weighed in that order, for the crash dodge.
         weighed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if beam > 0 {
+            let beam = beam.min(weighed.len());
+            for w in &mut weighed[..beam] {
+                w.0 = self.blind_value(&start, w.1, progress, pieces);
+            }
+            weighed[..beam].sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
         let ranked: Vec<usize> = weighed
             .iter()
             .map(|w| w.1)
             .chain(self.order[take..].iter().map(|o| o.1))
             .collect();
         Some(self.dodge_blind(game, &ranked))
+    }
+
+    /// The value of the current piece's placement `i` (an index into the first ply's) in
+    /// a blind plan: its clears, then `pieces` pieces weighed over every piece the
+    /// generator may deal, as it deals them.
+    fn blind_value(&mut self, start: &Start, i: usize, progress: Progress, pieces: u8) -> f32 {
+        let p = self.first.placements()[i];
+        let mut b = start.board;
+        let lines = b.place(p.o, p.x, p.y);
+        let current = ORIENTATION_TYPE[start.piece.o as usize % 20] as usize;
+        let v1 = clear_value(&self.active, lines);
+        self.weighed(b, current, progress.after(lines), v1, pieces)
     }
 
     /// The blind plan of the first of `ranked` (placement indices, best first) that does
@@ -828,38 +863,59 @@ impl Search {
             return best.1;
         }
         // The piece after the preview on the best pairs' fields, and the pieces after it
-        // that `depth` adds, weighed.
+        // that `depth` adds (one at most for every pair), weighed.
         let more = self.options.depth.saturating_sub(3);
         let mut best3 = (f32::NEG_INFINITY, best.1);
+        self.deep.clear();
         for k in 0..self.pairs.len() {
-            let pair = self.pairs[k];
-            let child = &self.children[pair.child];
-            let piece = child.third.expect("pairs only for played-out children");
-            let preview = ORIENTATION_TYPE[child.start.piece.o as usize % 20] as usize;
-            let index = pair.child;
-            let v = match self.options.lookahead {
-                Lookahead::Generator => {
-                    let start = self.spawn(pair.board, piece, pair.progress);
-                    let node = self.node(&pair.board, pair.progress);
-                    if more == 0 {
-                        self.best_second(&start, &node, pair.clears)
-                    } else {
-                        let kind = ORIENTATION_TYPE[piece as usize % 20] as usize;
-                        self.followed(&start, &node, pair.clears, kind, more)
-                    }
-                }
-                Lookahead::Screen => {
-                    self.weighed(pair.board, preview, pair.progress, pair.clears, 1 + more)
-                }
-            };
+            let v = self.after_pair(k, more.min(1));
+            self.deep.push((v, k));
             if v > best3.0 {
-                best3 = (v, index);
+                best3 = (v, self.pairs[k].child);
             }
         }
         if best3.0 == f32::NEG_INFINITY {
             return best.1;
         }
-        best3.1
+        if more <= 1 {
+            return best3.1;
+        }
+        // Depth 5: the best few pairs by that value (equals in the pairs' order) a piece
+        // further, the best of them by it chosen.
+        self.deep.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut best5 = (f32::NEG_INFINITY, best3.1);
+        for d in 0..SearchOptions::DEEP_BEAM.min(self.deep.len()) {
+            let k = self.deep[d].1;
+            let v = self.after_pair(k, more);
+            if v > best5.0 {
+                best5 = (v, self.pairs[k].child);
+            }
+        }
+        best5.1
+    }
+
+    /// The value of pair `k`'s line with the piece after the preview weighed (or known,
+    /// by [`SearchOptions::lookahead`]) and `more` pieces after it.
+    fn after_pair(&mut self, k: usize, more: u8) -> f32 {
+        let pair = self.pairs[k];
+        let child = &self.children[pair.child];
+        let piece = child.third.expect("pairs only for played-out children");
+        let preview = ORIENTATION_TYPE[child.start.piece.o as usize % 20] as usize;
+        match self.options.lookahead {
+            Lookahead::Generator => {
+                let start = self.spawn(pair.board, piece, pair.progress);
+                let node = self.node(&pair.board, pair.progress);
+                if more == 0 {
+                    self.best_second(&start, &node, pair.clears)
+                } else {
+                    let kind = ORIENTATION_TYPE[piece as usize % 20] as usize;
+                    self.followed(&start, &node, pair.clears, kind, more)
+                }
+            }
+            Lookahead::Screen => {
+                self.weighed(pair.board, preview, pair.progress, pair.clears, 1 + more)
+            }
+        }
     }
 }
 

@@ -59,17 +59,27 @@ fn with_reaction_the_first_plan_is_blind_to_the_preview() {
     let mut setup29 = setup;
     setup29.level = 29;
     let game29 = Game::new(setup29);
+    // From 29 also with a beam (`blind_beam_29`): a narrow one, and one as wide as the
+    // plan's candidates, which plans as no beam does.
     for depth in [2, 3, 4] {
         ai.search_mut().options.blind_depth = depth;
         ai.search_mut().options.blind_depth_29 = depth;
-        for (g, level) in [(&game, 18), (&game29, 29)] {
-            let first = plan(g, 2, &mut ai);
-            for next in [7, 8, 10, 11, 14, 18] {
-                assert_eq!(
-                    plan(g, next, &mut ai),
-                    first,
-                    "depth {depth}, level {level}, preview {next}"
-                );
+        for beam in [0, 2, 8] {
+            ai.search_mut().options.blind_beam_29 = beam;
+            for (g, level) in [(&game, 18), (&game29, 29)] {
+                let first = plan(g, 2, &mut ai);
+                for next in [7, 8, 10, 11, 14, 18] {
+                    assert_eq!(
+                        plan(g, next, &mut ai),
+                        first,
+                        "depth {depth}, beam {beam}, level {level}, preview {next}"
+                    );
+                }
+                if beam == 8 {
+                    ai.search_mut().options.blind_beam_29 = 0;
+                    assert_eq!(plan(g, 2, &mut ai), first, "depth {depth}, level {level}");
+                    ai.search_mut().options.blind_beam_29 = 8;
+                }
             }
         }
     }
@@ -233,8 +243,9 @@ fn the_screen_lookahead_is_blind_to_the_piece_after_the_preview() {
             })
             .collect()
     };
-    // With the plan weighing three pieces, and four (the pieces after the preview weighed).
-    for depth in [3, 4] {
+    // With the plan weighing three pieces, four and five (the pieces after the preview
+    // weighed).
+    for depth in [3, 4, 5] {
         let screen = plans(Lookahead::Screen, depth);
         let thirds: std::collections::BTreeSet<u8> = screen.iter().map(|p| p.2).collect();
         assert!(thirds.len() >= 5, "the seeds deal only {thirds:?} third");
@@ -253,6 +264,7 @@ fn the_screen_lookahead_is_blind_to_the_piece_after_the_preview() {
         ),
         "the generator's lookahead chose the same placement for every third piece"
     );
-    // The known third piece followed by one weighed: a plan for every seed still.
+    // The known third piece followed by one or two weighed: a plan for every seed still.
     assert_eq!(plans(Lookahead::Generator, 4).len(), seeds.len());
+    assert_eq!(plans(Lookahead::Generator, 5).len(), seeds.len());
 }

@@ -103,10 +103,15 @@ struct Style {
     /// Default: 4 in the betatetris format, 3 in the cartridge format.
     #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth_29: Option<u8>,
+    /// From level 29: weigh the blind plan's candidates over the preview pieces alone
+    /// first, then only the N best of them at --blind-depth-29 (faster); 0 weighs every
+    /// candidate at that depth. Default: 0.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=8))]
+    blind_beam_29: Option<u8>,
     /// Pieces the plan weighs once the preview is seen: 3, the current piece, the preview
     /// and the piece after it (see --lookahead); 4, also every piece that may follow that
-    /// piece's best placement (slower, stronger). Default: 4 in the betatetris format, 3
-    /// in the cartridge format.
+    /// piece's best placement (slower, stronger); 5, for the two best lines so far one
+    /// piece more again. Default: 4 in the betatetris format, 3 in the cartridge format.
     #[arg(long, value_name = "N", value_parser = parse_depth)]
     depth: Option<u8>,
 }
@@ -303,6 +308,9 @@ fn search_options(style: &Style) -> nestris_ai::SearchOptions {
         lookahead: style.lookahead.unwrap_or(format.lookahead),
         blind_depth: style.blind_depth.unwrap_or(format.blind_depth),
         blind_depth_29: style.blind_depth_29.unwrap_or(format.blind_depth_29),
+        blind_beam_29: style
+            .blind_beam_29
+            .map_or(format.blind_beam_29, usize::from),
         depth: style.depth.unwrap_or(format.depth),
         ..format
     }

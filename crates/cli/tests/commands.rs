@@ -929,10 +929,24 @@ fn the_bench_says_how_deep_its_plans_weighed() {
     let cart = summary(&["--adjust", "18"]);
     assert!(cart.contains("weighs 3 pieces, 3 from level 29"), "{cart}");
     assert!(!cart.contains("one piece more"), "{cart}");
+    let deepest = summary(&[
+        "--format",
+        "betatetris",
+        "--depth",
+        "5",
+        "--blind-beam-29",
+        "3",
+    ]);
+    assert!(deepest.contains("two for the best lines"), "{deepest}");
+    assert!(
+        deepest.contains("4 from level 29 for its 3 best candidates"),
+        "{deepest}"
+    );
     for bad in [
-        ["--depth", "5"],
+        ["--depth", "6"],
         ["--blind-depth", "1"],
         ["--blind-depth-29", "5"],
+        ["--blind-beam-29", "9"],
     ] {
         nestris()
             .args(["ai", "bench"])

@@ -214,6 +214,14 @@ fn depth_in(
     }
 }
 
+/// ``blind_beam_29`` from Python (`None`: `default`): 0 (every candidate) to 8.
+fn beam_in(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
+    match obj.filter(|o| !o.is_none()) {
+        Some(o) => Ok(int_in("blind_beam_29", o, 0, 8)? as usize),
+        None => Ok(default),
+    }
+}
+
 /// The AI player of ``nestris-ai`` (board evaluation and a search over the current
 /// piece and the preview, with frame-exact move generation) as a policy.
 ///
@@ -233,10 +241,12 @@ fn depth_in(
 /// generator has fixed (found by playing each candidate out), ``"screen"`` only what the
 /// screen shows, the piece after weighed over every piece that may come (a human's, or
 /// another bot's, terms; ``nestris ai bench --format betatetris`` plays so). ``depth``
-/// (3 or 4) is how many pieces :meth:`plan` weighs, ``blind_depth`` and
+/// (3 to 5) is how many pieces :meth:`plan` weighs, ``blind_depth`` and
 /// ``blind_depth_29`` (2 to 4) how many :meth:`plan_blind` weighs below level 29 and from
-/// it, as the bench's ``--depth``, ``--blind-depth`` and ``--blind-depth-29`` (the
-/// betatetris format plays with ``depth=4, blind_depth_29=4``).
+/// it, and ``blind_beam_29`` (0 to 8) for how many of its candidates from level 29, the
+/// best over the preview pieces alone (0: all), as the bench's ``--depth``,
+/// ``--blind-depth``, ``--blind-depth-29`` and ``--blind-beam-29`` (the betatetris format
+/// plays with ``depth=4, blind_depth_29=4``).
 ///
 /// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
 ///   :class:`Game` where the AI wants it.
@@ -269,8 +279,8 @@ pub struct PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None, lookahead="generator", depth=None, blind_depth=None, blind_depth_29=None),
-        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None, lookahead=\"generator\", depth=3, blind_depth=3, blind_depth_29=3)"
+        signature = (tap_hz=None, reaction=None, das=false, soft_drop=false, weights=None, crash_dodge=true, taps=None, lookahead="generator", depth=None, blind_depth=None, blind_depth_29=None, blind_beam_29=None),
+        text_signature = "(tap_hz=None, reaction=0, das=False, soft_drop=False, weights=None, crash_dodge=True, taps=None, lookahead=\"generator\", depth=3, blind_depth=3, blind_depth_29=3, blind_beam_29=0)"
     )]
     #[expect(
         clippy::too_many_arguments,
@@ -288,6 +298,7 @@ impl PyAi {
         depth: Option<&Bound<'_, PyAny>>,
         blind_depth: Option<&Bound<'_, PyAny>>,
         blind_depth_29: Option<&Bound<'_, PyAny>>,
+        blind_beam_29: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let model = parse_model(tap_hz, taps, reaction, das, soft_drop)?;
         let weights = weights_arg(weights)?;
@@ -309,6 +320,7 @@ impl PyAi {
             SearchOptions::BLIND_DEPTHS,
             options.blind_depth_29,
         )?;
+        options.blind_beam_29 = beam_in(blind_beam_29, options.blind_beam_29)?;
         Ok(PyAi { ai, model, weights })
     }
 
@@ -436,6 +448,13 @@ impl PyAi {
         self.ai.search().options.blind_depth_29
     }
 
+    /// From level 29, how many of :meth:`plan_blind`'s candidates, the best over the
+    /// preview pieces alone, it weighs at its whole depth: 0 (all) to 8.
+    #[getter]
+    fn blind_beam_29(&self) -> usize {
+        self.ai.search().options.blind_beam_29
+    }
+
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -454,6 +473,7 @@ impl PyAi {
             me.ai.search().options.depth,
             me.ai.search().options.blind_depth,
             me.ai.search().options.blind_depth_29,
+            me.ai.search().options.blind_beam_29,
         )
             .into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))
@@ -618,15 +638,15 @@ pub fn suggest_json(
 /// community's reaction model: frames after each spawn before the preview is seen; None:
 /// the format's, 18 in BetaTetris's, else 0), ``weights`` (None: the format's),
 /// ``lookahead`` (None: the format's), ``blind_depth`` (2 to 4; None: 3),
-/// ``blind_depth_29`` (2 to 4, from level 29; None: the format's), ``depth`` (3 or 4; None:
+/// ``blind_depth_29`` (2 to 4, from level 29; None: the format's), ``depth`` (3 to 5; None:
 /// the format's), ``crash_mode``,
 /// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
 /// (None: every core). Runs without the GIL; the games are deterministic, so the results
 /// do not depend on ``threads``.
 #[pyfunction]
 #[pyo3(
-    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
-    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
+    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
+    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
 )]
 #[expect(
     clippy::too_many_arguments,
@@ -646,6 +666,7 @@ pub fn bench_json<'py>(
     blind_depth: Option<&Bound<'py, PyAny>>,
     blind_depth_29: Option<&Bound<'py, PyAny>>,
     depth: Option<&Bound<'py, PyAny>>,
+    blind_beam_29: Option<&Bound<'py, PyAny>>,
     crash_mode: &str,
     crash_dodge: bool,
     uncapped: bool,
@@ -704,6 +725,7 @@ pub fn bench_json<'py>(
         search.blind_depth_29,
     )?;
     let depth = depth_in("depth", depth, SearchOptions::DEPTHS, search.depth)?;
+    let blind_beam_29 = beam_in(blind_beam_29, search.blind_beam_29)?;
     let crash_mode = crate::options::parse_crash_mode(crash_mode)?;
     let limits = nestris_ai::Limits {
         max_frames: match max_frames.filter(|o| !o.is_none()) {
@@ -732,6 +754,7 @@ pub fn bench_json<'py>(
             blind_depth,
             blind_depth_29,
             depth,
+            blind_beam_29,
             ..search
         },
         limits,

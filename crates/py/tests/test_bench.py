@@ -68,6 +68,7 @@ def test_the_options_reach_the_games() -> None:
         blind_depth=2,
         blind_depth_29=3,
         depth=3,
+        blind_beam_29=2,
         taps="X.X..",
         start_level=19,
         crash_dodge=False,
@@ -80,6 +81,7 @@ def test_the_options_reach_the_games() -> None:
     assert config["search"]["blind_depth"] == 2
     assert config["search"]["blind_depth_29"] == 3
     assert config["search"]["depth"] == 3
+    assert config["search"]["blind_beam_29"] == 2
     assert config["search"]["crash_dodge"] is False
     assert config["start_level"] == 19
     assert report["results"][0]["max_level"] >= 19
@@ -115,7 +117,8 @@ def test_the_reaction_model_changes_the_games() -> None:
         ({"format": "betatetris", "start_level": 17}, "level 18 or later"),
         ({"blind_depth": 5}, "blind_depth must be from 2 to 4"),
         ({"blind_depth_29": 1}, "blind_depth_29 must be from 2 to 4"),
-        ({"depth": 2}, "depth must be from 3 to 4"),
+        ({"depth": 2}, "depth must be from 3 to 5"),
+        ({"blind_beam_29": 9}, "blind_beam_29 must be from 0 to 8"),
         ({"tap_hz": 31}, "tap_hz must be 30, 20, 15 or 12"),
         ({"tap_hz": 30, "taps": "X."}, "not both"),
         ({"threads": 0}, "threads must be from 1 to 1024"),

@@ -145,8 +145,12 @@ def test_the_ai_takes_the_depths_of_its_plans() -> None:
     # The bench's --depth, --blind-depth and --blind-depth-29, kept through a pickle.
     plain = nestris.Ai()
     assert (plain.depth, plain.blind_depth, plain.blind_depth_29) == (3, 3, 3)
-    deep = nestris.Ai(lookahead="screen", depth=4, blind_depth=2, blind_depth_29=4)
+    assert plain.blind_beam_29 == 0
+    deep = nestris.Ai(
+        lookahead="screen", depth=4, blind_depth=2, blind_depth_29=4, blind_beam_29=4
+    )
     assert (deep.depth, deep.blind_depth, deep.blind_depth_29) == (4, 2, 4)
+    assert deep.blind_beam_29 == 4
     back = pickle.loads(pickle.dumps(deep))
     assert (back.depth, back.blind_depth, back.blind_depth_29, back.lookahead) == (
         4,
@@ -154,11 +158,13 @@ def test_the_ai_takes_the_depths_of_its_plans() -> None:
         4,
         "screen",
     )
+    assert back.blind_beam_29 == 4
     for kwargs, name in [
         ({"depth": 2}, "depth"),
-        ({"depth": 5}, "depth"),
+        ({"depth": 6}, "depth"),
         ({"blind_depth": 1}, "blind_depth"),
         ({"blind_depth_29": 5}, "blind_depth_29"),
+        ({"blind_beam_29": 9}, "blind_beam_29"),
     ]:
         with pytest.raises(nestris.InvalidArgument, match=name):
             nestris.Ai(**kwargs)
@@ -166,3 +172,5 @@ def test_the_ai_takes_the_depths_of_its_plans() -> None:
     g = nestris.Game(level=29, seed=3)
     assert len(deep.plan_blind(g)) > 0
     assert len(deep.plan(g)) > 0
+    assert nestris.Ai(lookahead="screen", depth=5).depth == 5
+    assert len(nestris.Ai(lookahead="screen", depth=5).plan(g)) > 0

@@ -82,6 +82,7 @@ def bench_json(
     blind_depth: int | None = None,
     blind_depth_29: int | None = None,
     depth: int | None = None,
+    blind_beam_29: int | None = None,
     crash_mode: str = "cartridge",
     crash_dodge: bool = True,
     uncapped: bool = False,
@@ -480,6 +481,7 @@ class Ai:
         depth: int = 3,
         blind_depth: int = 3,
         blind_depth_29: int = 3,
+        blind_beam_29: int = 0,
     ) -> Ai: ...
     def plan(self, game: Game) -> list[int]: ...
     def plan_blind(self, game: Game) -> list[int]: ...
@@ -504,3 +506,5 @@ class Ai:
     def blind_depth(self) -> int: ...
     @property
     def blind_depth_29(self) -> int: ...
+    @property
+    def blind_beam_29(self) -> int: ...

@@ -68,6 +68,7 @@ def bench(
     blind_depth: int | None = None,
     blind_depth_29: int | None = None,
     depth: int | None = None,
+    blind_beam_29: int | None = None,
     crash_mode: str = "cartridge",
     crash_dodge: bool = True,
     uncapped: bool = False,
@@ -93,9 +94,11 @@ def bench(
     takes them; None: the format's), ``lookahead`` (``"screen"`` or ``"generator"``; None:
     the format's), ``blind_depth`` (2 to 4: the pieces the plan made before the preview is
     seen weighs below level 29; None: 3), ``blind_depth_29`` (the same from level 29;
-    None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 or 4: the pieces the plan
+    None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 to 5: the pieces the plan
     weighs once the preview is seen; None: the format's, 4 in BetaTetris's, else 3),
-    ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
+    ``blind_beam_29`` (0 to 8: from level 29, how many of the blind plan's candidates, the
+    best over the preview pieces alone, are weighed at its whole depth; 0 all; None: the
+    format's), ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
     limit; None: 2,000,000) and ``threads`` (None: every core) are the command's options.
     The games run in Rust without the GIL and are deterministic: the same call gives the
     same games, whatever ``threads``. A whole game of the betatetris format takes about 10
@@ -135,6 +138,7 @@ def bench(
         blind_depth,
         blind_depth_29,
         depth,
+        blind_beam_29,
         crash_mode,
         crash_dodge,
         uncapped,
