@@ -631,8 +631,10 @@ impl BenchReport {
                     c.search.blind_depth,
                     c.search.blind_depth_29,
                     match c.search.blind_beam_29 {
-                        0 => String::new(),
-                        b => format!(" for its {b} best candidates"),
+                        b if b > 0 && c.search.blind_depth_29 > 2 => {
+                            format!(" for its {b} best candidates")
+                        }
+                        _ => String::new(),
                     }
                 ),
                 None => "preview seen at once".into(),

@@ -77,18 +77,25 @@ impl Format {
     }
 
     /// The search settings the format is played with by default: [`Format::lookahead`],
-    /// and in BetaTetris's format one piece more weighed by the plan made once the preview
-    /// is seen (`depth` 4) and, from level 29, by the plan made before it
-    /// (`blind_depth_29` 4). Those cost about 3.4 times the time of a game and gained
-    /// 117,767 points a game on the benchmark's first 200 (docs/AI.md).
+    /// and in BetaTetris's format deeper plans: the plan made once the preview is seen
+    /// weighs one piece more for every line and two more for the two best (`depth` 5),
+    /// and from level 29 the plan made before it one piece more for its four best
+    /// candidates (`blind_depth_29` 4, `blind_beam_29` 4). A game takes about 3 times the
+    /// time of the cartridge format's plans (docs/AI.md has the runs that chose them).
     pub fn search(self) -> SearchOptions {
-        let deeper = self == Format::Betatetris;
         let base = SearchOptions::default();
-        SearchOptions {
-            lookahead: self.lookahead(),
-            depth: if deeper { 4 } else { base.depth },
-            blind_depth_29: if deeper { 4 } else { base.blind_depth_29 },
-            ..base
+        match self {
+            Format::Cartridge => SearchOptions {
+                lookahead: self.lookahead(),
+                ..base
+            },
+            Format::Betatetris => SearchOptions {
+                lookahead: self.lookahead(),
+                depth: 5,
+                blind_depth_29: 4,
+                blind_beam_29: 4,
+                ..base
+            },
         }
     }
 

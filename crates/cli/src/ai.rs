@@ -105,13 +105,14 @@ struct Style {
     blind_depth_29: Option<u8>,
     /// From level 29: weigh the blind plan's candidates over the preview pieces alone
     /// first, then only the N best of them at --blind-depth-29 (faster); 0 weighs every
-    /// candidate at that depth. Default: 0.
+    /// candidate at that depth. Default: 4 in the betatetris format, 0 in the cartridge
+    /// format.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=8))]
     blind_beam_29: Option<u8>,
     /// Pieces the plan weighs once the preview is seen: 3, the current piece, the preview
     /// and the piece after it (see --lookahead); 4, also every piece that may follow that
     /// piece's best placement (slower, stronger); 5, for the two best lines so far one
-    /// piece more again. Default: 4 in the betatetris format, 3 in the cartridge format.
+    /// piece more again. Default: 5 in the betatetris format, 3 in the cartridge format.
     #[arg(long, value_name = "N", value_parser = parse_depth)]
     depth: Option<u8>,
 }

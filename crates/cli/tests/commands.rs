@@ -912,8 +912,11 @@ fn the_bench_says_how_deep_its_plans_weighed() {
         String::from_utf8(out).unwrap()
     };
     let beta = summary(&["--format", "betatetris"]);
-    assert!(beta.contains("weighs 3 pieces, 4 from level 29"), "{beta}");
-    assert!(beta.contains("then one piece more weighed"), "{beta}");
+    assert!(
+        beta.contains("weighs 3 pieces, 4 from level 29 for its 4 best candidates"),
+        "{beta}"
+    );
+    assert!(beta.contains("two for the best lines"), "{beta}");
     let set = summary(&[
         "--format",
         "betatetris",
@@ -924,10 +927,10 @@ fn the_bench_says_how_deep_its_plans_weighed() {
         "--blind-depth-29",
         "2",
     ]);
-    assert!(set.contains("weighs 4 pieces, 2 from level 29"), "{set}");
+    assert!(set.contains("weighs 4 pieces, 2 from level 29)"), "{set}");
     assert!(!set.contains("one piece more"), "{set}");
     let cart = summary(&["--adjust", "18"]);
-    assert!(cart.contains("weighs 3 pieces, 3 from level 29"), "{cart}");
+    assert!(cart.contains("weighs 3 pieces, 3 from level 29)"), "{cart}");
     assert!(!cart.contains("one piece more"), "{cart}");
     let deepest = summary(&[
         "--format",

@@ -50,12 +50,14 @@ def test_the_format_sets_the_defaults() -> None:
     assert beta["search"]["lookahead"] == "screen"
     assert beta["search"]["blind_depth"] == 3
     assert beta["search"]["blind_depth_29"] == 4
-    assert beta["search"]["depth"] == 4
+    assert beta["search"]["blind_beam_29"] == 4
+    assert beta["search"]["depth"] == 5
     cart = nestris.ai.bench(1, threads=1, **SHORT)["config"]
     assert cart["format"] == "cartridge"
     assert cart["adjust_after"] is None
     assert cart["search"]["lookahead"] == "generator"
     assert (cart["search"]["blind_depth_29"], cart["search"]["depth"]) == (3, 3)
+    assert cart["search"]["blind_beam_29"] == 0
     assert cart["start_level"] == 18
 
 

@@ -95,15 +95,17 @@ def bench(
     the format's), ``blind_depth`` (2 to 4: the pieces the plan made before the preview is
     seen weighs below level 29; None: 3), ``blind_depth_29`` (the same from level 29;
     None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 to 5: the pieces the plan
-    weighs once the preview is seen; None: the format's, 4 in BetaTetris's, else 3),
+    weighs once the preview is seen; None: the format's, 5 in BetaTetris's, else 3),
     ``blind_beam_29`` (0 to 8: from level 29, how many of the blind plan's candidates, the
     best over the preview pieces alone, are weighed at its whole depth; 0 all; None: the
-    format's), ``crash_mode``, ``crash_dodge``, ``uncapped``, ``max_frames`` (a game's
-    limit; None: 2,000,000) and ``threads`` (None: every core) are the command's options.
+    format's, 4 in BetaTetris's, else 0), ``crash_mode``, ``crash_dodge``, ``uncapped``,
+    ``max_frames`` (a game's limit; None: 2,000,000) and ``threads`` (None: every core)
+    are the command's options.
     The games run in Rust without the GIL and are deterministic: the same call gives the
-    same games, whatever ``threads``. A whole game of the betatetris format takes about 10
+    same games, whatever ``threads``. A whole game of the betatetris format takes about 9
     seconds on one core of a 2-core AMD EPYC, most of it from level 29 on, where its plans
-    weigh a piece more (``depth=3, blind_depth_29=3`` plays about 3.4 times as fast);
+    weigh a piece more (``depth=3, blind_depth_29=3, blind_beam_29=0`` plays about 3
+    times as fast);
     ``max_frames`` shortens them.
 
     ``progress`` is called as ``progress(done, total)`` as games end (``True``: a line on
