@@ -165,6 +165,9 @@ impl SearchOptions {
     /// The depths [`SearchOptions::blind_depth`] and [`SearchOptions::blind_depth_29`]
     /// may take.
     pub const BLIND_DEPTHS: std::ops::RangeInclusive<u8> = 2..=4;
+    /// The beams [`SearchOptions::blind_beam_29`] may take: 0 (every candidate) up to
+    /// the blind plan's candidates.
+    pub const BLIND_BEAMS: std::ops::RangeInclusive<usize> = 0..=BLIND_BEAM;
     /// At [`SearchOptions::depth`] 5, how many of the best (current, preview) pairs by
     /// their four-piece value are weighed a piece further. Two gain as much as four at
     /// level 18, at 1.6 times the time of depth 4 instead of 2.3 (100 games to level 19,
@@ -869,7 +872,9 @@ impl Search {
         self.deep.clear();
         for k in 0..self.pairs.len() {
             let v = self.after_pair(k, more.min(1));
-            self.deep.push((v, k));
+            if more > 1 {
+                self.deep.push((v, k));
+            }
             if v > best3.0 {
                 best3 = (v, self.pairs[k].child);
             }

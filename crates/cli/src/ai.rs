@@ -107,7 +107,7 @@ struct Style {
     /// first, then only the N best of them at --blind-depth-29 (faster); 0 weighs every
     /// candidate at that depth. Default: 4 in the betatetris format, 0 in the cartridge
     /// format.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=8))]
+    #[arg(long, value_name = "N", value_parser = parse_blind_beam)]
     blind_beam_29: Option<u8>,
     /// Pieces the plan weighs once the preview is seen: 3, the current piece, the preview
     /// and the piece after it (see --lookahead); 4, also every piece that may follow that
@@ -136,6 +136,18 @@ fn parse_depth(s: &str) -> Result<u8, String> {
 
 fn parse_blind_depth(s: &str) -> Result<u8, String> {
     parse_depth_in(s, nestris_ai::SearchOptions::BLIND_DEPTHS)
+}
+
+fn parse_blind_beam(s: &str) -> Result<u8, String> {
+    let range = nestris_ai::SearchOptions::BLIND_BEAMS;
+    match s.parse::<u8>() {
+        Ok(n) if range.contains(&usize::from(n)) => Ok(n),
+        _ => Err(format!(
+            "{s:?}: use a beam from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
 }
 
 fn parse_lookahead(s: &str) -> Result<Lookahead, String> {

@@ -214,10 +214,17 @@ fn depth_in(
     }
 }
 
-/// ``blind_beam_29`` from Python (`None`: `default`): 0 (every candidate) to 8.
+/// ``blind_beam_29`` from Python (`None`: `default`), in
+/// [`SearchOptions::BLIND_BEAMS`].
 fn beam_in(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
+    let range = SearchOptions::BLIND_BEAMS;
     match obj.filter(|o| !o.is_none()) {
-        Some(o) => Ok(int_in("blind_beam_29", o, 0, 8)? as usize),
+        Some(o) => Ok(int_in(
+            "blind_beam_29",
+            o,
+            *range.start() as i64,
+            *range.end() as i64,
+        )? as usize),
         None => Ok(default),
     }
 }
@@ -639,7 +646,7 @@ pub fn suggest_json(
 /// the format's, 18 in BetaTetris's, else 0), ``weights`` (None: the format's),
 /// ``lookahead`` (None: the format's), ``blind_depth`` (2 to 4; None: 3),
 /// ``blind_depth_29`` (2 to 4, from level 29; None: the format's), ``depth`` (3 to 5; None:
-/// the format's), ``crash_mode``,
+/// the format's), ``blind_beam_29`` (0 to 8; None: the format's), ``crash_mode``,
 /// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
 /// (None: every core). Runs without the GIL; the games are deterministic, so the results
 /// do not depend on ``threads``.
