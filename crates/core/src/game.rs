@@ -136,6 +136,11 @@ pub struct Game {
     pub(crate) s: Snapshot,
 }
 
+/// Far above a quiet frame's cycles up to the sound update (under 10,000) plus the update's
+/// bound in `update_audio`: while the next interrupt's first poll is later than this, such a
+/// frame needs no test for an interrupt landing in its work before the wait.
+pub(crate) const POLL_FLOOR: u32 = 24_000;
+
 impl Game {
     /// Starts a game as the cartridge's game init does, and returns the state just before
     /// its first frame (`gameModeState` 1; the next [`Game::step`] is frame 0).
@@ -395,7 +400,7 @@ impl Game {
 
     /// The interrupt's counters: `sleepCounter`, `frameCounter` and the generator.
     #[inline(always)]
-    fn tick_counters(&mut self) {
+    pub(crate) fn tick_counters(&mut self) {
         let s = &mut self.s;
         s.sleep_counter = s.sleep_counter.saturating_sub(1);
         s.frame_counter = s.frame_counter.wrapping_add(1);
@@ -420,10 +425,6 @@ impl Game {
         music: Option<&MusicData>,
         ev: &mut FrameEvents,
     ) -> bool {
-        // Far above such a frame's cycles up to the sound update (under 10,000) plus the
-        // update's bound in `update_audio`: no test for an interrupt landing in the work
-        // before the wait can succeed.
-        const POLL_FLOOR: u32 = 24_000;
         // The play states taken (bit per state).
         // Not the clear's animation (4): its last frame's render starts the score (5) in
         // the same frame.
@@ -719,7 +720,7 @@ impl Game {
 
     /// Moves the sub-frame clock over the frame just run.
     #[inline(always)]
-    fn count_time(&mut self, ev: &mut FrameEvents) {
+    pub(crate) fn count_time(&mut self, ev: &mut FrameEvents) {
         if !ev.cycles.known {
             self.s.clock.known = false;
             return;

@@ -52,7 +52,7 @@ const CELL_OFFSETS: [[u8; 4]; 32] = {
 
 /// `jsr branchOnPlayStatePlayer1`, `lda playState` and the dispatch (the same for every
 /// `playState` 0..=11).
-const BRANCH_ON_PLAY_STATE: u32 = cy::branch_on_play_state(0);
+pub(crate) const BRANCH_ON_PLAY_STATE: u32 = cy::branch_on_play_state(0);
 
 const LEFT: u8 = Buttons::LEFT.bits();
 const RIGHT: u8 = Buttons::RIGHT.bits();
@@ -289,7 +289,7 @@ impl Game {
 
     /// One pass of `drop_tetrimino` with `speed` frames a row.
     #[inline(always)]
-    fn drop_once(&mut self, ev: &mut FrameEvents, speed: u8) -> u32 {
+    pub(crate) fn drop_once(&mut self, ev: &mut FrameEvents, speed: u8) -> u32 {
         let s = &mut self.s;
         let mut soft = false;
         let mut c = if s.autorepeat_y & 0x80 != 0 {

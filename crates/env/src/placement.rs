@@ -305,8 +305,26 @@ impl PlacementEpisode {
         } else {
             choice.start as usize..(choice.start + choice.len) as usize
         };
-        for k in range {
+        // After the last press the piece falls on its own: those frames in runs.
+        let idle_from = range.start
+            + self.inputs[range.clone()]
+                .iter()
+                .rposition(|&b| b != 0)
+                .map_or(0, |i| i + 1);
+        let mut k = range.start;
+        while k < range.end {
+            if k >= idle_from {
+                let run = self.game.fall_idle((range.end - k) as u32);
+                if run.frames > 0 {
+                    out.frames += run.frames;
+                    out.flags |= run.flags;
+                    out.lag += run.lag;
+                    k += run.frames as usize;
+                    continue;
+                }
+            }
             let ev = self.game.step(Buttons(self.inputs[k]));
+            k += 1;
             out.frames += 1;
             out.flags |= ev.flags;
             out.lines_cleared += u32::from(ev.lines_cleared);

@@ -1,0 +1,205 @@
+//! Runs of idle falling frames: many frames of a piece falling on its own, nothing pressed,
+//! in one call ([`Game::fall_idle`]).
+//!
+//! A placement environment or a search that plays a placement knows its inputs in advance,
+//! and after the last tap most of a placement's frames are the piece falling with nothing
+//! pressed. [`Game::step`] pays for each of those frames the tests that pick its path, the
+//! gravity table's lookup and the sprite staging again. Here they are paid once a run: the
+//! frame's work is the quiet short path's (interrupt counters, gravity, sprite, sound update,
+//! clock) with what cannot change while the piece falls hoisted out of the loop. The game
+//! and the events are those of as many `step(Buttons::NONE)` calls (the proptests below).
+
+use crate::cycles::{
+    self, AFTER_WAIT, IDLE_PLAY_PASSES, OAM_DMA, RENDER_PLAY_IDLE, UPDATE_PLAYER1,
+};
+use crate::cycles_play as cy;
+use crate::events::FrameEvents;
+use crate::flow::Resume;
+use crate::game::{Game, POLL_FLOOR};
+use crate::play::BRANCH_ON_PLAY_STATE;
+
+/// What a run of [`Game::fall_idle`] did.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct IdleRun {
+    /// Frames run (each one `step(Buttons::NONE)`).
+    pub frames: u32,
+    /// The frames' event flags, OR-ed (`FrameEvents::DROPPED`, `FrameEvents::LANDED`).
+    pub flags: u32,
+    /// Lag frames among them (none, as such a frame's work ends far from the next
+    /// interrupt; counted all the same).
+    pub lag: u32,
+}
+
+impl Game {
+    /// Runs up to `max_frames` frames with nothing pressed while each is a frame of the piece
+    /// falling on its own in a counted game (its CPU time known: the music off, the
+    /// cartridge's rules): the screen copy done, nothing to redraw, no tetris flash, no
+    /// double killscreen. Stops before the first frame that is not one, so after the frame
+    /// the piece lands in, and runs none when the game is not falling so now. The game
+    /// after it and the OR of the events are those of as many calls of
+    /// `step(Buttons::NONE)`; the frames' other event fields (cycles) are not kept.
+    pub fn fall_idle(&mut self, max_frames: u32) -> IdleRun {
+        let mut run = IdleRun::default();
+        let s = &self.s;
+        let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
+        if max_frames == 0
+            || s.play_state != 1
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.flow.nmi_off_frames != 0
+            || s.game_mode != 4
+            || s.game_mode_state != 2
+            || s.render_mode != 3
+            || s.render_flags != 0
+            || s.vram_row != 0x20
+            || s.completed_lines == 4
+            || s.variant.das_only.is_some()
+            || double
+        {
+            return run;
+        }
+        // The player update but the drop and the piece's sprite; the passes around it.
+        let around = BRANCH_ON_PLAY_STATE
+            + cy::CONTROLS
+            + cy::SHIFT_IDLE
+            + cy::ROTATE_IDLE
+            + cy::stage_next_piece(s.display_next_piece);
+        const PASSES: u32 = AFTER_WAIT + IDLE_PLAY_PASSES + UPDATE_PLAYER1;
+        // The piece's sprite staging by the row it was staged at: the same row stages the
+        // same sprite in the same cycles.
+        let mut staged: Option<(u8, u32)> = None;
+        while run.frames < max_frames {
+            let s = &self.s;
+            if s.play_state != 1
+                || !s.clock.known
+                || s.clock.pending != 0
+                || s.clock.first_poll_end() <= POLL_FLOOR
+            {
+                break;
+            }
+            let mut ev = FrameEvents::default();
+            let (nmi, dma_at) = cycles::nmi_with_render(s, RENDER_PLAY_IDLE);
+            let parity = (s.clock.odd_cycle as u32 ^ dma_at) & 1;
+            ev.cycles.nmi = (nmi + OAM_DMA[parity as usize]) as u16;
+            let after_load = s.clock.after_load;
+            self.s.flow.nmi_off_this_frame = false;
+            self.tick_counters();
+            self.s.pressed = 0;
+            self.s.held = 0;
+            self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
+            let drop = self.drop_once(&mut ev, speed);
+            let sprite = match staged {
+                Some((y, c)) if y == self.s.y => c,
+                _ => {
+                    let c = self.stage_piece_sprite();
+                    staged = Some((self.s.y, c));
+                    c
+                }
+            };
+            let player = around + drop + sprite;
+            let u = self.s.audio.update(None);
+            let audio = 6 + u.cycles;
+            ev.cycles.known = u.exact;
+            ev.cycles.work = (cycles::wait_exit(after_load) + PASSES + player + audio) as u16;
+            self.count_time(&mut ev);
+            run.frames += 1;
+            run.flags |= ev.flags;
+            run.lag += ev.has(FrameEvents::LAG) as u32;
+        }
+        run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Buttons, GameSetup};
+    use proptest::prelude::*;
+
+    /// Steps `a` with `fall_idle` and `b` with `step(Buttons::NONE)` over the same frames
+    /// (taps of `pads` between runs of nothing) and requires the same game after every run
+    /// and the same flags.
+    fn run_both_ways(game: Game, pads: &[(u8, u32)]) -> Result<u32, TestCaseError> {
+        let mut a = game;
+        let mut b = a.clone();
+        let mut ran = 0;
+        for &(pad, frames) in pads {
+            let ea = a.step(Buttons(pad));
+            let eb = b.step(Buttons(pad));
+            prop_assert_eq!(ea, eb);
+            let mut left = frames;
+            while left > 0 {
+                let run = a.fall_idle(left);
+                let mut flags = 0;
+                let mut lag = 0;
+                for _ in 0..run.frames {
+                    let e = b.step(Buttons::NONE);
+                    flags |= e.flags;
+                    lag += e.has(FrameEvents::LAG) as u32;
+                }
+                prop_assert_eq!(run.flags, flags);
+                prop_assert_eq!(run.lag, lag);
+                prop_assert_eq!(&a, &b);
+                ran += run.frames;
+                left -= run.frames;
+                if left > 0 {
+                    // Not a falling frame: one ordinary step each.
+                    let ea = a.step(Buttons::NONE);
+                    let eb = b.step(Buttons::NONE);
+                    prop_assert_eq!(ea, eb);
+                    left -= 1;
+                }
+            }
+            prop_assert_eq!(&a, &b);
+        }
+        Ok(ran)
+    }
+
+    /// Taps of the test: nothing, shifts, rotations, a soft drop, Select (the preview).
+    const PADS: [u8; 8] = [0x00, 0x00, 0x01, 0x02, 0x80, 0x41, 0x04, 0x20];
+
+    proptest! {
+        /// Runs of idle frames give the game that as many steps give, at every gravity
+        /// (the first piece's countdown included), with the music off (counted) and on (the
+        /// timing lost early: no frame is run then).
+        #[test]
+        fn runs_agree_with_steps(
+            seed in any::<u64>(),
+            level in prop::sample::select(vec![0u8, 9, 15, 18, 19, 29, 39, 140]),
+            music in prop::sample::select(vec![3u8, 3, 3, 0]),
+            rng in any::<u16>(),
+            pads in prop::collection::vec(
+                (prop::sample::select(PADS.to_vec()), 1u32..60), 1..40),
+        ) {
+            let g = Game::new(GameSetup {
+                level,
+                music_type: music,
+                rng,
+                ..GameSetup::from_seed(seed)
+            });
+            run_both_ways(g, &pads)?;
+        }
+    }
+
+    /// A game played with nothing pressed runs most of its frames before the top-out in
+    /// runs (the rest: entry delay and the first piece's wait).
+    #[test]
+    fn most_frames_of_a_falling_game_run_idle() {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            music_type: 3,
+            ..GameSetup::from_seed(3)
+        });
+        let (mut ran, mut frames) = (0, 0);
+        while g.state().play_state != 10 && frames < 10_000 {
+            let run = g.fall_idle(1_000);
+            if run.frames == 0 {
+                g.step(Buttons::NONE);
+                frames += 1;
+            }
+            ran += run.frames;
+            frames += run.frames;
+        }
+        assert_eq!(g.state().play_state, 10, "the stack reaches the top");
+        assert!(ran * 2 > frames, "{ran} of {frames} frames in runs");
+    }
+}
