@@ -305,16 +305,16 @@ impl PlacementEpisode {
         } else {
             choice.start as usize..(choice.start + choice.len) as usize
         };
-        // After the last press the piece falls on its own: those frames in runs.
-        let idle_from = range.start
-            + self.inputs[range.clone()]
-                .iter()
-                .rposition(|&b| b != 0)
-                .map_or(0, |i| i + 1);
+        // Between presses and after the last one the piece falls on its own: those frames
+        // in runs.
         let mut k = range.start;
         while k < range.end {
-            if k >= idle_from {
-                let run = self.game.fall_idle((range.end - k) as u32);
+            if self.inputs[k] == 0 {
+                let idle = self.inputs[k..range.end]
+                    .iter()
+                    .position(|&b| b != 0)
+                    .unwrap_or(range.end - k);
+                let run = self.game.fall_idle(idle as u32);
                 if run.frames > 0 {
                     out.frames += run.frames;
                     out.flags |= run.flags;
