@@ -111,6 +111,36 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
+    /// [`Game::fall_idle`] where they are idle falling: the same game as one
+    /// [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
+    /// cleared added (the cycles are not kept).
+    pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
+        let (mut flags, mut lines) = (0u32, 0u32);
+        let mut k = 0;
+        while k < inputs.len() {
+            if inputs[k].is_empty() {
+                let idle = inputs[k..]
+                    .iter()
+                    .position(|b| !b.is_empty())
+                    .unwrap_or(inputs.len() - k);
+                let run = self.fall_idle(idle as u32);
+                if run.frames > 0 {
+                    flags |= run.flags;
+                    k += run.frames as usize;
+                    continue;
+                }
+            }
+            let ev = self.step(inputs[k]);
+            flags |= ev.flags;
+            lines += u32::from(ev.lines_cleared);
+            k += 1;
+        }
+        (flags, lines)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +186,29 @@ mod tests {
         Ok(ran)
     }
 
+    /// [`Game::run`] plays as one step a frame does, flags and lines included.
+    fn run_agrees(game: Game, pads: &[(u8, u32)]) -> Result<(), TestCaseError> {
+        let inputs: Vec<Buttons> = pads
+            .iter()
+            .flat_map(|&(pad, frames)| {
+                core::iter::once(Buttons(pad))
+                    .chain(core::iter::repeat_n(Buttons::NONE, frames as usize))
+            })
+            .collect();
+        let mut a = game;
+        let mut b = a.clone();
+        let (flags, lines) = a.run(&inputs);
+        let (mut f, mut l) = (0, 0);
+        for &i in &inputs {
+            let e = b.step(i);
+            f |= e.flags;
+            l += u32::from(e.lines_cleared);
+        }
+        prop_assert_eq!((flags, lines), (f, l));
+        prop_assert_eq!(&a, &b);
+        Ok(())
+    }
+
     /// Taps of the test: nothing, shifts, rotations, a soft drop, Select (the preview).
     const PADS: [u8; 8] = [0x00, 0x00, 0x01, 0x02, 0x80, 0x41, 0x04, 0x20];
 
@@ -178,7 +231,8 @@ mod tests {
                 rng,
                 ..GameSetup::from_seed(seed)
             });
-            run_both_ways(g, &pads)?;
+            run_both_ways(g.clone(), &pads)?;
+            run_agrees(g, &pads)?;
         }
     }
 

@@ -639,16 +639,7 @@ impl PyGame {
             .map(buttons_arg)
             .collect::<PyResult<Vec<Buttons>>>()?;
         let game = &mut self.game;
-        let (flags, lines) = py.detach(|| {
-            let mut flags = 0u32;
-            let mut lines = 0u32;
-            for b in bytes {
-                let ev = game.step(b);
-                flags |= ev.flags;
-                lines += u32::from(ev.lines_cleared);
-            }
-            (flags, lines)
-        });
+        let (flags, lines) = py.detach(|| game.run(&bytes));
         self.refresh_board(py, false);
         Ok(PyEvents {
             flags,
