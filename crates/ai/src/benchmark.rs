@@ -627,14 +627,20 @@ impl BenchReport {
             c.reaction,
             match c.adjust_after.filter(|&f| f > 0) {
                 Some(f) => format!(
-                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces, {} from level 29{})",
-                    c.search.blind_depth,
-                    c.search.blind_depth_29,
+                    "preview seen {f} frames after the spawn (the plan before it weighs {} pieces, {} from level 29{}{})",
+                    c.search.blind_depth.min(4),
+                    c.search.blind_depth_29.min(4),
                     match c.search.blind_beam_29 {
                         b if b > 0 && c.search.blind_depth_29 > 2 => {
                             format!(" for its {b} best candidates")
                         }
                         _ => String::new(),
+                    },
+                    match (c.search.blind_depth >= 5, c.search.blind_depth_29 >= 5) {
+                        (true, true) => "; one piece more for the two best",
+                        (true, false) => "; one piece more for the two best below level 29",
+                        (false, true) => "; one piece more for the two best from level 29",
+                        (false, false) => "",
                     }
                 ),
                 None => "preview seen at once".into(),

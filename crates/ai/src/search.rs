@@ -103,7 +103,8 @@ pub struct SearchOptions {
     /// weighs below level 29: 2, the current piece and every preview piece that may come;
     /// 3 (the default), also every piece that may follow each preview piece's best
     /// placement; 4, one piece more again (each of those pieces' best placement followed
-    /// by every piece that may come after it).
+    /// by every piece that may come after it); 5, then for the
+    /// [`SearchOptions::DEEP_BEAM`] best candidates by that value one piece more again.
     pub blind_depth: u8,
     /// [`SearchOptions::blind_depth`] from level 29 on, where a piece lands before the
     /// preview is seen and the plan made blind decides nearly every placement (3 by
@@ -164,12 +165,13 @@ impl SearchOptions {
     pub const DEPTHS: std::ops::RangeInclusive<u8> = 3..=5;
     /// The depths [`SearchOptions::blind_depth`] and [`SearchOptions::blind_depth_29`]
     /// may take.
-    pub const BLIND_DEPTHS: std::ops::RangeInclusive<u8> = 2..=4;
+    pub const BLIND_DEPTHS: std::ops::RangeInclusive<u8> = 2..=5;
     /// The beams [`SearchOptions::blind_beam_29`] may take: 0 (every candidate) up to
     /// the blind plan's candidates.
     pub const BLIND_BEAMS: std::ops::RangeInclusive<usize> = 0..=BLIND_BEAM;
     /// At [`SearchOptions::depth`] 5, how many of the best (current, preview) pairs by
-    /// their four-piece value are weighed a piece further. Two gain as much as four at
+    /// their four-piece value are weighed a piece further (and at blind depth 5, how many
+    /// of the best candidates). Two gain as much as four at
     /// level 18, at 1.6 times the time of depth 4 instead of 2.3 (100 games to level 19,
     /// `docs/AI.md`).
     pub const DEEP_BEAM: usize = 2;
@@ -475,7 +477,8 @@ impl Search {
     /// [`SearchOptions::blind_depth`] (or, from level 29, `blind_depth_29`) 3 a preview
     /// piece's value is that of its best placement averaged over every piece that may
     /// follow it, and with 4 each of those pieces' best placement is weighed the same way
-    /// again; from level 29 [`SearchOptions::blind_beam_29`] may weigh only the best few
+    /// again, and with 5 the [`SearchOptions::DEEP_BEAM`] best by that value once more;
+    /// from level 29 [`SearchOptions::blind_beam_29`] may weigh only the best few
     /// candidates so deep. `None` when no piece is under control.
     pub fn plan_blind(&mut self, game: &Game) -> Option<Plan> {
         let start = Start::from_game(game)?;
@@ -486,14 +489,13 @@ impl Search {
             lines: s.lines,
         };
         let take = self.first_ply(&start, progress).min(BLIND_BEAM);
-        // The pieces weighed after the current one.
-        let pieces = if progress.level >= 29 {
+        let depth = if progress.level >= 29 {
             self.options.blind_depth_29
         } else {
             self.options.blind_depth
-        }
-        .saturating_sub(1)
-        .max(1);
+        };
+        // The pieces weighed after the current one (at depth 5: for the best few only).
+        let pieces = depth.min(4).saturating_sub(1).max(1);
         // From level 29 with a beam: every candidate weighed over the preview pieces alone
         // first, then the beam's best ones at the whole depth.
         let beam = match self.options.blind_beam_29 {
@@ -516,6 +518,15 @@ impl Search {
                 w.0 = self.blind_value(&start, w.1, progress, pieces);
             }
             weighed[..beam].sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        if depth >= 5 {
+            // The best few of those weighed so deep a piece further, ranked by that value.
+            let weighed_deep = if beam > 0 { beam } else { weighed.len() };
+            let deep = SearchOptions::DEEP_BEAM.min(weighed_deep);
+            for w in &mut weighed[..deep] {
+                w.0 = self.blind_value(&start, w.1, progress, pieces + 1);
+            }
+            weighed[..deep].sort_by(|a, b| b.0.total_cmp(&a.0));
         }
         let ranked: Vec<usize> = weighed
             .iter()

@@ -61,7 +61,7 @@ fn with_reaction_the_first_plan_is_blind_to_the_preview() {
     let game29 = Game::new(setup29);
     // From 29 also with a beam (`blind_beam_29`): a narrow one, and one as wide as the
     // plan's candidates, which plans as no beam does.
-    for depth in [2, 3, 4] {
+    for depth in [2, 3, 4, 5] {
         ai.search_mut().options.blind_depth = depth;
         ai.search_mut().options.blind_depth_29 = depth;
         for beam in [0, 2, 8] {

@@ -96,7 +96,7 @@ struct Style {
     /// Pieces the plan made before the preview is seen (with --adjust) weighs below level
     /// 29: 2, the current piece and every preview piece that may come; 3, also every piece
     /// that may follow the best placement of each (slower, stronger); 4, one piece more
-    /// again. Default: 3.
+    /// again; 5, for the two best candidates so far one piece more again. Default: 3.
     #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth: Option<u8>,
     /// --blind-depth from level 29 on, where a piece lands before the preview is seen.

@@ -945,10 +945,17 @@ fn the_bench_says_how_deep_its_plans_weighed() {
         deepest.contains("4 from level 29 for its 3 best candidates"),
         "{deepest}"
     );
+    let blind5 = summary(&["--format", "betatetris", "--blind-depth-29", "5"]);
+    assert!(
+        blind5.contains(
+            "weighs 3 pieces, 4 from level 29 for its 4 best candidates; one piece more for the two best from level 29)"
+        ),
+        "{blind5}"
+    );
     for bad in [
         ["--depth", "6"],
         ["--blind-depth", "1"],
-        ["--blind-depth-29", "5"],
+        ["--blind-depth-29", "6"],
         ["--blind-beam-29", "9"],
     ] {
         nestris()

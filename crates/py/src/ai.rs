@@ -249,7 +249,7 @@ fn beam_in(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
 /// screen shows, the piece after weighed over every piece that may come (a human's, or
 /// another bot's, terms; ``nestris ai bench --format betatetris`` plays so). ``depth``
 /// (3 to 5) is how many pieces :meth:`plan` weighs, ``blind_depth`` and
-/// ``blind_depth_29`` (2 to 4) how many :meth:`plan_blind` weighs below level 29 and from
+/// ``blind_depth_29`` (2 to 5) how many :meth:`plan_blind` weighs below level 29 and from
 /// it, and ``blind_beam_29`` (0 to 8) for how many of its candidates from level 29, the
 /// best over the preview pieces alone (0: all), as the bench's ``--depth``,
 /// ``--blind-depth``, ``--blind-depth-29`` and ``--blind-beam-29`` (the betatetris format
@@ -644,8 +644,8 @@ pub fn suggest_json(
 /// ``start_level`` (None: 18), ``tap_hz`` or ``taps``, ``reaction``, ``adjust`` (the
 /// community's reaction model: frames after each spawn before the preview is seen; None:
 /// the format's, 18 in BetaTetris's, else 0), ``weights`` (None: the format's),
-/// ``lookahead`` (None: the format's), ``blind_depth`` (2 to 4; None: 3),
-/// ``blind_depth_29`` (2 to 4, from level 29; None: the format's), ``depth`` (3 to 5; None:
+/// ``lookahead`` (None: the format's), ``blind_depth`` (2 to 5; None: 3),
+/// ``blind_depth_29`` (2 to 5, from level 29; None: the format's), ``depth`` (3 to 5; None:
 /// the format's), ``blind_beam_29`` (0 to 8; None: the format's), ``crash_mode``,
 /// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
 /// (None: every core). Runs without the GIL; the games are deterministic, so the results

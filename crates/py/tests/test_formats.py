@@ -163,7 +163,7 @@ def test_the_ai_takes_the_depths_of_its_plans() -> None:
         ({"depth": 2}, "depth"),
         ({"depth": 6}, "depth"),
         ({"blind_depth": 1}, "blind_depth"),
-        ({"blind_depth_29": 5}, "blind_depth_29"),
+        ({"blind_depth_29": 6}, "blind_depth_29"),
         ({"blind_beam_29": 9}, "blind_beam_29"),
     ]:
         with pytest.raises(nestris.InvalidArgument, match=name):
@@ -173,4 +173,5 @@ def test_the_ai_takes_the_depths_of_its_plans() -> None:
     assert len(deep.plan_blind(g)) > 0
     assert len(deep.plan(g)) > 0
     assert nestris.Ai(lookahead="screen", depth=5).depth == 5
+    assert nestris.Ai(lookahead="screen", blind_depth_29=5).blind_depth_29 == 5
     assert len(nestris.Ai(lookahead="screen", depth=5).plan(g)) > 0

@@ -92,7 +92,7 @@ def bench(
     spawn before the preview is seen and the plan may change; None: the format's, 18 in
     BetaTetris's, else 0, the preview seen at once), ``weights`` (as :class:`nestris.Ai`
     takes them; None: the format's), ``lookahead`` (``"screen"`` or ``"generator"``; None:
-    the format's), ``blind_depth`` (2 to 4: the pieces the plan made before the preview is
+    the format's), ``blind_depth`` (2 to 5: the pieces the plan made before the preview is
     seen weighs below level 29; None: 3), ``blind_depth_29`` (the same from level 29;
     None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 to 5: the pieces the plan
     weighs once the preview is seen; None: the format's, 5 in BetaTetris's, else 3),
