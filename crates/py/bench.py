@@ -248,8 +248,12 @@ def bench_placement_env(level: int, seconds: float) -> float:
     return measure(run, seconds, chunk=200)
 
 
-def bench_placement_vec(n: int, level: int, seconds: float, threads: int = 1) -> float:
-    env = nestris.VecPlacementEnv(n, start_level=level, num_threads=threads)
+def bench_placement_vec(
+    n: int, level: int, seconds: float, threads: int = 1, crash_mode: str = "cartridge"
+) -> float:
+    env = nestris.VecPlacementEnv(
+        n, start_level=level, num_threads=threads, crash_mode=crash_mode
+    )
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
 
@@ -380,6 +384,9 @@ PLACEMENT_ROWS: dict[str, Callable[[float], float]] = {
     "NesTetrisPlacementEnv.step, level 18": lambda s: bench_placement_env(18, s),
     "VecPlacementEnv(64).step, level 9, per env step": lambda s: bench_placement_vec(64, 9, s),
     "VecPlacementEnv(64).step, level 18, per env step": lambda s: bench_placement_vec(64, 18, s),
+    "VecPlacementEnv(64, crash_mode='off').step, level 18, per env step": lambda s: (
+        bench_placement_vec(64, 18, s, crash_mode="off")
+    ),
     "Ai.choose + step (decisions/s), level 18": lambda s: bench_ai(18, s),
 }
 PLACEMENT_TARGETS: list[tuple[str, int | None]] = [
@@ -387,6 +394,7 @@ PLACEMENT_TARGETS: list[tuple[str, int | None]] = [
     ("NesTetrisPlacementEnv.step, level 18", None),
     ("VecPlacementEnv(64).step, level 9, per env step", TARGET_PLACEMENT_VEC),
     ("VecPlacementEnv(64).step, level 18, per env step", TARGET_PLACEMENT_VEC),
+    ("VecPlacementEnv(64, crash_mode='off').step, level 18, per env step", None),
     ("Ai.choose + step (decisions/s), level 18", None),
 ]
 

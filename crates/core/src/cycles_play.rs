@@ -371,6 +371,23 @@ pub(crate) const fn points_once(score: &[u8; 3], lo: u8, hi: u8) -> u32 {
     c
 }
 
+/// The whole score loop: `times` passes adding the BCD points `(lo, hi)` to `score` (as
+/// [`crate::bcd::add_points_once`] does), returning their cycles.
+#[inline]
+pub(crate) fn points_passes(score: &mut [u8; 3], lo: u8, hi: u8, times: u16) -> u32 {
+    if lo | hi == 0 && score.iter().all(|&b| crate::bcd::is_bcd(b)) {
+        // No lines: adding nothing to a decimal score carries nowhere and changes no digit,
+        // so every pass takes the same path (most pieces, up to 256 passes).
+        return u32::from(times) * points_once(score, 0, 0);
+    }
+    let mut cycles = 0;
+    for _ in 0..times {
+        cycles += points_once(score, lo, hi);
+        crate::bcd::add_points_once(score, lo, hi);
+    }
+    cycles
+}
+
 // --- playState 6, 7: playState_bTypeGoalCheck, playState_receiveGarbage ---
 
 /// `playState_bTypeGoalCheck` when the game goes on: A-type, or B-type with lines left.
@@ -522,6 +539,7 @@ pub(crate) const fn stage_next_piece(display_next_piece: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn position_checks_as_measured() {
@@ -529,6 +547,37 @@ mod tests {
         assert_eq!(FIT_OK[11], 427);
         // T down (2): no read crosses.
         assert_eq!(FIT_OK[2], 49 + 4 * 88 - 1 + 11);
+    }
+
+    proptest::proptest! {
+        /// The score loop's shortcut for no lines gives the score and cycles of its passes
+        /// taken one by one, on any score bytes (decimal or not) and any points.
+        #[test]
+        fn points_passes_as_one_by_one(
+            score in proptest::prop_oneof![
+                proptest::prelude::any::<[u8; 3]>(),
+                (0u32..1_000_000).prop_map(|v| {
+                    let byte = |d: u32| (((d / 10 % 10) << 4) | (d % 10)) as u8;
+                    [byte(v), byte(v / 100), byte(v / 10_000)]
+                }),
+            ],
+            points in proptest::prop_oneof![
+                proptest::sample::select(crate::tables::POINTS.to_vec()),
+                proptest::prelude::any::<(u8, u8)>(),
+            ],
+            times in 1u16..=256,
+        ) {
+            let (lo, hi) = points;
+            let mut fast = score;
+            let cycles = points_passes(&mut fast, lo, hi, times);
+            let (mut slow, mut expected) = (score, 0);
+            for _ in 0..times {
+                expected += points_once(&slow, lo, hi);
+                crate::bcd::add_points_once(&mut slow, lo, hi);
+            }
+            proptest::prop_assert_eq!(fast, slow);
+            proptest::prop_assert_eq!(cycles, expected);
+        }
     }
 
     #[test]

@@ -1364,11 +1364,7 @@ impl Game {
         crate::bcd::add_hold_down_points(&mut score, old.hold_down_points);
         let start_score = score;
         let times = s.level as u16 + 1;
-        let mut passes = 0;
-        for _ in 0..times {
-            passes += crate::cycles_play::points_once(&score, lo, hi);
-            crate::bcd::add_points_once(&mut score, lo, hi);
-        }
+        let passes = crate::cycles_play::points_passes(&mut score, lo, hi, times);
         let next = crate::cycles_play::stage_next_piece(s.display_next_piece);
         let current = self.stage_piece_sprite();
         let player = ev.cycles.player as u32;

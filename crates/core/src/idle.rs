@@ -32,9 +32,9 @@ pub struct IdleRun {
 
 impl Game {
     /// Runs up to `max_frames` frames with nothing pressed while each is a frame of the piece
-    /// falling on its own in a counted game (its CPU time known: the music off, the
-    /// cartridge's rules): the screen copy done, nothing to redraw, no tetris flash, no
-    /// double killscreen. Stops before the first frame that is not one, so after the frame
+    /// falling on its own: the screen copy done, nothing to redraw, no tetris flash, no
+    /// double killscreen, not the DAS-only variant, and in a game whose CPU time is counted,
+    /// nothing left of the clock's last frame. Stops before the first frame that is not one, so after the frame
     /// the piece lands in, and runs none when the game is not falling so now. The game
     /// after it and the OR of the events are those of as many calls of
     /// `step(Buttons::NONE)`; the frames' other event fields (cycles) are not kept.
@@ -54,10 +54,13 @@ impl Game {
             || s.completed_lines == 4
             || s.variant.das_only.is_some()
             || double
-            || !s.clock.known
-            || s.clock.pending != 0
-            || s.clock.first_poll_end() <= POLL_FLOOR
         {
+            return run;
+        }
+        if !s.clock.known {
+            return self.fall_idle_uncounted(max_frames, speed);
+        }
+        if s.clock.pending != 0 || s.clock.first_poll_end() <= POLL_FLOOR {
             return run;
         }
         // The player update but the drop and the piece's sprite; the passes around it.
@@ -113,6 +116,35 @@ impl Game {
         run
     }
 
+    /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model
+    /// off, a variant's rules, B-type, PAL, or the music on without the cartridge's): there
+    /// a frame changes neither the clock nor the sound engine (see `Game::step_with`), so a
+    /// falling frame is the counters, the gravity and the sprite's row.
+    /// (Out of line: inlined, it cost the counted run's loop instructions.)
+    #[inline(never)]
+    fn fall_idle_uncounted(&mut self, max_frames: u32, speed: u8) -> IdleRun {
+        let mut run = IdleRun::default();
+        // What the plain play frame leaves there every frame.
+        self.s.clock.pending = 0;
+        let mut staged = None;
+        while run.frames < max_frames && self.s.play_state == 1 {
+            let mut ev = FrameEvents::default();
+            self.s.flow.nmi_off_this_frame = false;
+            self.tick_counters();
+            self.s.pressed = 0;
+            self.s.held = 0;
+            self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
+            self.drop_once(&mut ev, speed);
+            if staged != Some(self.s.y) {
+                self.stage_piece_sprite();
+                staged = Some(self.s.y);
+            }
+            run.frames += 1;
+            run.flags |= ev.flags;
+        }
+        run
+    }
+
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
     /// [`Game::fall_idle`] where they are idle falling: the same game as one
     /// [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
@@ -120,13 +152,17 @@ impl Game {
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
         let (mut flags, mut lines) = (0u32, 0u32);
         let mut k = 0;
+        // The end of the stretch of no input `k` is in, found once a stretch.
+        let mut idle_end = 0;
         while k < inputs.len() {
             if inputs[k].is_empty() {
-                let idle = inputs[k..]
-                    .iter()
-                    .position(|b| !b.is_empty())
-                    .unwrap_or(inputs.len() - k);
-                let run = self.fall_idle(idle as u32);
+                if idle_end <= k {
+                    idle_end = inputs[k..]
+                        .iter()
+                        .position(|b| !b.is_empty())
+                        .map_or(inputs.len(), |n| k + n);
+                }
+                let run = self.fall_idle((idle_end - k) as u32);
                 if run.frames > 0 {
                     flags |= run.flags;
                     k += run.frames as usize;
@@ -215,48 +251,67 @@ mod tests {
 
     proptest! {
         /// Runs of idle frames give the game that as many steps give, at every gravity
-        /// (the first piece's countdown included), with the music off (counted) and on (the
-        /// timing lost early: no frame is run then).
+        /// (the first piece's countdown included), in counted games (the music off) and in
+        /// games whose time is not counted: the music on (the timing lost early), the lag
+        /// and crash model off, B-type, the format of BetaTetris (its double killscreen at
+        /// 39 runs no frame).
         #[test]
         fn runs_agree_with_steps(
             seed in any::<u64>(),
             level in prop::sample::select(vec![0u8, 9, 15, 18, 19, 29, 39, 140]),
             music in prop::sample::select(vec![3u8, 3, 3, 0]),
+            rules in 0u8..5,
             rng in any::<u16>(),
             pads in prop::collection::vec(
                 (prop::sample::select(PADS.to_vec()), 1u32..60), 1..40),
         ) {
-            let g = Game::new(GameSetup {
+            let mut setup = GameSetup {
                 level,
                 music_type: music,
                 rng,
                 ..GameSetup::from_seed(seed)
-            });
+            };
+            match rules {
+                2 => setup.crash_mode = crate::CrashMode::Off,
+                3 => setup.game_type = crate::GameType::B,
+                4 => {
+                    let gym = crate::GymSeed::new(seed as u32 & 0xFF_FFFF, crate::SeedRule::V5);
+                    setup.variant = crate::Variant::betatetris(gym);
+                }
+                _ => {}
+            }
+            let g = Game::new(setup);
             run_both_ways(g.clone(), &pads)?;
             run_agrees(g, &pads)?;
         }
     }
 
     /// A game played with nothing pressed runs most of its frames before the top-out in
-    /// runs (the rest: entry delay and the first piece's wait).
+    /// runs (the rest: entry delay and the first piece's wait), its time counted or not.
     #[test]
     fn most_frames_of_a_falling_game_run_idle() {
-        let mut g = Game::new(GameSetup {
-            level: 18,
-            music_type: 3,
-            ..GameSetup::from_seed(3)
-        });
-        let (mut ran, mut frames) = (0, 0);
-        while g.state().play_state != 10 && frames < 10_000 {
-            let run = g.fall_idle(1_000);
-            if run.frames == 0 {
-                g.step(Buttons::NONE);
-                frames += 1;
+        for crash_mode in [crate::CrashMode::Cartridge, crate::CrashMode::Off] {
+            let mut g = Game::new(GameSetup {
+                level: 18,
+                music_type: 3,
+                crash_mode,
+                ..GameSetup::from_seed(3)
+            });
+            let (mut ran, mut frames) = (0, 0);
+            while g.state().play_state != 10 && frames < 10_000 {
+                let run = g.fall_idle(1_000);
+                if run.frames == 0 {
+                    g.step(Buttons::NONE);
+                    frames += 1;
+                }
+                ran += run.frames;
+                frames += run.frames;
             }
-            ran += run.frames;
-            frames += run.frames;
+            assert_eq!(g.state().play_state, 10, "the stack reaches the top");
+            assert!(
+                ran * 2 > frames,
+                "{crash_mode:?}: {ran} of {frames} frames in runs"
+            );
         }
-        assert_eq!(g.state().play_state, 10, "the stack reaches the top");
-        assert!(ran * 2 > frames, "{ran} of {frames} frames in runs");
     }
 }

@@ -502,10 +502,7 @@ impl Game {
         let times = s.level as u16 + 1;
         cycles += cy::POINTS_OUTSIDE;
         if COUNT {
-            for _ in 0..times {
-                cycles += cy::points_once(&s.score, lo, hi);
-                bcd::add_points_once(&mut s.score, lo, hi);
-            }
+            cycles += cy::points_passes(&mut s.score, lo, hi, times);
         } else {
             // Up to 256 repetitions at the high levels; without the cycles, one sum.
             bcd::add_points(&mut s.score, lo, hi, times);

@@ -308,13 +308,17 @@ impl PlacementEpisode {
         // Between presses and after the last one the piece falls on its own: those frames
         // in runs.
         let mut k = range.start;
+        // The end of the stretch of no input `k` is in, found once a stretch.
+        let mut idle_end = k;
         while k < range.end {
             if self.inputs[k] == 0 {
-                let idle = self.inputs[k..range.end]
-                    .iter()
-                    .position(|&b| b != 0)
-                    .unwrap_or(range.end - k);
-                let run = self.game.fall_idle(idle as u32);
+                if idle_end <= k {
+                    idle_end = self.inputs[k..range.end]
+                        .iter()
+                        .position(|&b| b != 0)
+                        .map_or(range.end, |n| k + n);
+                }
+                let run = self.game.fall_idle((idle_end - k) as u32);
                 if run.frames > 0 {
                     out.frames += run.frames;
                     out.flags |= run.flags;
