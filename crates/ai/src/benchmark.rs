@@ -216,6 +216,13 @@ impl Default for BenchConfig {
 }
 
 impl BenchConfig {
+    /// The seeds of game `i`, given [`BenchConfig::gym_seeds`]: a Gym seed deals the
+    /// pieces; the cartridge's own generator, which goes on unread, takes the list's seeds
+    /// round.
+    pub fn seed_of(&self, i: usize, gym_seeds: Option<&[u32]>) -> (Seed, Option<u32>) {
+        (self.seeds.0[i % self.seeds.len()], gym_seeds.map(|g| g[i]))
+    }
+
     /// The tap interval in frames for [`BenchConfig::tap_hz`].
     pub fn tap_interval(&self) -> u8 {
         match self.tap_hz {
@@ -713,6 +720,25 @@ pub fn run_until(
     progress: &(dyn Fn(usize) + Sync),
     stop: &AtomicBool,
 ) -> Option<BenchReport> {
+    run_resuming(config, progress, stop, &[], &|_, _, _| {})
+}
+
+/// [`run_until`] that takes the games `done` holds (by index, as an earlier run of the
+/// same configuration played them) instead of playing them again, and hands each game it
+/// plays to `finished` with its index and the seconds it took, as it ends (from the
+/// worker threads): what a run that can be stopped and resumed keeps. The report is the
+/// one a run of every game gives; its time is this run's.
+///
+/// # Panics
+///
+/// If `config.games` is more than the seed list holds.
+pub fn run_resuming(
+    config: &BenchConfig,
+    progress: &(dyn Fn(usize) + Sync),
+    stop: &AtomicBool,
+    done: &[Option<GameRecord>],
+    finished: &(dyn Fn(usize, &GameRecord, f64) + Sync),
+) -> Option<BenchReport> {
     let stopped = || stop.load(Ordering::Relaxed);
     assert!(
         config.games <= config.seeds.len() || config.format != Format::Cartridge,
@@ -727,14 +753,17 @@ pub fn run_until(
         config.threads,
         || config.ai(),
         |ai, i| {
-            // A Gym seed deals the pieces; the cartridge's own generator, which goes on
-            // unread, takes the list's seeds round.
-            let seed = config.seeds.0[i % config.seeds.len()];
-            let gym_seed = gym_seeds.as_ref().map(|g| g[i]);
+            if let Some(Some(r)) = done.get(i) {
+                return Some(*r);
+            }
+            let start = Instant::now();
+            let (seed, gym_seed) = config.seed_of(i, gym_seeds.as_deref());
             // Once stopped, the games left are given up before their first piece.
             let game = config.game_of(&seed, gym_seed);
             let r = play_from_until(game, ai, &config.limits, false, &stopped)?;
-            Some(GameRecord::new(seed, gym_seed, &r))
+            let record = GameRecord::new(seed, gym_seed, &r);
+            finished(i, &record, start.elapsed().as_secs_f64());
+            Some(record)
         },
         progress,
     );

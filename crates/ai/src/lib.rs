@@ -37,6 +37,7 @@
 pub mod bench;
 pub mod benchmark;
 pub mod board;
+pub mod checkpoint;
 pub mod coach;
 pub mod eval;
 pub mod format;

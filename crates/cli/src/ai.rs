@@ -197,6 +197,11 @@ struct BenchArgs {
     /// Draw the score distribution to this PNG file.
     #[arg(long, value_name = "FILE.png")]
     plot: Option<PathBuf>,
+    /// Keep each game in this file as it ends, and take the games it already holds from it
+    /// instead of playing them again: a long run stopped part-way resumes where it stopped,
+    /// one asked for more games plays only those (the same settings and build only).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -486,13 +491,41 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             config.seeds.len()
         );
     }
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(crate::checkpoint::Checkpoint::open(path, &config)?),
+        None => None,
+    };
     let progress = if args.json {
         ProgressBar::hidden()
     } else {
         bar(args.games as u64, "games")
     };
-    let report = benchmark::run(&config, &|n| progress.set_position(n as u64));
+    let report = match &checkpoint {
+        None => benchmark::run(&config, &|n| progress.set_position(n as u64)),
+        Some(c) => benchmark::run_resuming(
+            &config,
+            &|n| progress.set_position(n as u64),
+            &std::sync::atomic::AtomicBool::new(false),
+            &c.done,
+            &|i, record, seconds| c.add(i, record, seconds),
+        )
+        .expect("never stopped"),
+    };
     progress.finish_and_clear();
+    if let (Some(c), Some(path)) = (checkpoint, &args.checkpoint) {
+        if c.read() > 0 {
+            // On standard error, so that --json's output stays one document.
+            eprintln!(
+                "{} of the {} games read from checkpoint {} (played before in {:.0} s); the time \
+                 below is this run's",
+                c.read(),
+                args.games,
+                path.display(),
+                c.seconds
+            );
+        }
+        c.finish()?;
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -7,6 +7,7 @@
 
 mod ai;
 mod bench;
+mod checkpoint;
 mod conformance;
 mod export;
 mod output;

@@ -966,3 +966,71 @@ fn the_bench_says_how_deep_its_plans_weighed() {
             .stderr(predicate::str::contains(bad[0]));
     }
 }
+
+/// A bench run with a checkpoint keeps each game as it ends; a run given the file again
+/// plays only the games it lacks and reports what one run of every game reports; a cut
+/// last line is dropped, other damage and another configuration are refused.
+#[test]
+fn a_checkpointed_bench_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.jsonl");
+    let bench = |games: &str, extra: &[&str]| {
+        let out = nestris()
+            .args(["ai", "bench", "--format", "betatetris", "--games", games])
+            .args(["--threads", "2", "--max-frames", "1200", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let json = serde_json::from_slice::<serde_json::Value>(&out.stdout).ok();
+        (out.status.success(), json, stderr)
+    };
+    let path = file.to_str().unwrap();
+    let (ok, first, _) = bench("2", &["--checkpoint", path]);
+    assert!(ok);
+    let lines = || std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(lines(), 3, "the configuration, then a line a game");
+    // Two more games; the first two come from the file.
+    let (ok, resumed, stderr) = bench("4", &["--checkpoint", path]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("2 of the 4 games read from checkpoint"),
+        "{stderr}"
+    );
+    assert_eq!(lines(), 5);
+    let (_, whole, _) = bench("4", &[]);
+    let results = |v: &Option<serde_json::Value>| v.as_ref().unwrap()["results"].clone();
+    assert_eq!(results(&resumed), results(&whole));
+    assert_eq!(
+        results(&first).as_array().unwrap()[..],
+        results(&whole).as_array().unwrap()[..2]
+    );
+    // A kill in the middle of a line: the line is dropped and its game played again.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, &text[..text.len() - 20]).unwrap();
+    let (ok, again, stderr) = bench("4", &["--checkpoint", path]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("3 of the 4 games read"), "{stderr}");
+    assert_eq!(results(&again), results(&whole));
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 5);
+    // Other settings are refused, saying which.
+    let (ok, _, stderr) = bench("4", &["--checkpoint", path, "--depth", "3"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("of another configuration (differs in: search)"),
+        "{stderr}"
+    );
+    // A damaged line is an error, not a game played again.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let damaged = text.replacen("\"game\":1,", "\"game\":\"x\",", 1);
+    assert_ne!(damaged, text);
+    std::fs::write(&file, damaged).unwrap();
+    let (ok, _, stderr) = bench("4", &["--checkpoint", path]);
+    assert!(!ok);
+    assert!(stderr.contains("not a game's line"), "{stderr}");
+    // Not a checkpoint at all.
+    std::fs::write(&file, "{}\n").unwrap();
+    let (ok, _, stderr) = bench("1", &["--checkpoint", path]);
+    assert!(!ok);
+    assert!(stderr.contains("is not a checkpoint"), "{stderr}");
+}

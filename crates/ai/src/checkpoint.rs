@@ -1,0 +1,273 @@
+//! The text of a benchmark's checkpoint: the games of a run as they end, one JSON line each,
+//! so that a run stopped part-way resumes where it stopped (`nestris ai bench --checkpoint`,
+//! which keeps the file).
+//!
+//! The first line names the configuration (every setting that decides the games; not the
+//! threads or the number of games): a checkpoint is only read back by the same
+//! configuration. Each line after it is `{"game": i, "seconds": s, "record": {...}}`. A last
+//! line without its newline was cut short while written and is not read; any other damage
+//! is an error.
+
+use crate::benchmark::{BenchConfig, GameRecord};
+use serde_json::{json, Value};
+
+/// The first line's key, and the format of the lines after it.
+const VERSION: u64 = 1;
+
+/// Why a checkpoint's text was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// No line at all.
+    #[error("it is empty (remove it to start a new one)")]
+    Empty,
+    /// The first line is not a checkpoint's.
+    #[error("it is not a checkpoint of `nestris ai bench`")]
+    NotACheckpoint,
+    /// Made by other settings: the top-level ones that differ.
+    #[error(
+        "it is of another configuration (differs in: {0}); give the same settings, or another file"
+    )]
+    OtherConfiguration(String),
+    /// A line (counted from 1) that is not a game's.
+    #[error("line {0}: not a game's line")]
+    BadLine(usize),
+    /// A game on two lines.
+    #[error("line {line}: game {game} twice")]
+    Twice {
+        /// The second line.
+        line: usize,
+        /// The game.
+        game: u64,
+    },
+    /// A game whose seeds are not those the configuration gives it.
+    #[error("line {line}: game {game} was played from other seeds")]
+    OtherSeeds {
+        /// The line.
+        line: usize,
+        /// The game.
+        game: u64,
+    },
+}
+
+/// The games a checkpoint holds for a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resumed {
+    /// By game index, as long as the run's games: the game the text holds, if any.
+    pub done: Vec<Option<GameRecord>>,
+    /// The seconds those games took to play, added up.
+    pub seconds: f64,
+    /// The bytes of the text read: the rest is a line cut short, to be dropped from the
+    /// file before games are appended to it.
+    pub whole: usize,
+}
+
+impl Resumed {
+    /// Games read.
+    pub fn count(&self) -> usize {
+        self.done.iter().filter(|g| g.is_some()).count()
+    }
+}
+
+/// The configuration as the first line names it: what decides the games.
+fn identity(config: &BenchConfig) -> String {
+    let mut c = config.clone();
+    c.threads = 0;
+    c.games = 0;
+    let mut v = serde_json::to_value(&c).unwrap_or(Value::Null);
+    // The ROM's music is not serialized with the configuration, and decides the timing.
+    v["rom_music"] = Value::Bool(config.cartridge.as_ref().is_some_and(|c| c.music.is_some()));
+    v.to_string()
+}
+
+/// The first line of a new checkpoint for `config`, without its newline.
+pub fn header(config: &BenchConfig) -> String {
+    json!({ "nestris_bench_checkpoint": VERSION, "config": identity(config) }).to_string()
+}
+
+/// The line of game `game`, without its newline.
+pub fn line(game: usize, record: &GameRecord, seconds: f64) -> String {
+    json!({ "game": game, "seconds": seconds, "record": record }).to_string()
+}
+
+/// The top-level settings whose values differ between two configurations' identities.
+fn differences(a: &str, b: &str) -> String {
+    let (Ok(Value::Object(a)), Ok(Value::Object(b))) = (
+        serde_json::from_str::<Value>(a),
+        serde_json::from_str::<Value>(b),
+    ) else {
+        return "unreadable".into();
+    };
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let differ: Vec<&str> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| k.as_str())
+        .collect();
+    differ.join(", ")
+}
+
+/// Reads a checkpoint's text for a run of `config`. Games past the run's number are
+/// skipped (kept in the file, not reported).
+pub fn read(text: &str, config: &BenchConfig) -> Result<Resumed, CheckpointError> {
+    let whole = text.rfind('\n').map_or(0, |n| n + 1);
+    let mut lines = text[..whole].lines().enumerate();
+    let Some((_, first)) = lines.next() else {
+        return Err(CheckpointError::Empty);
+    };
+    let head: Value = serde_json::from_str(first).unwrap_or(Value::Null);
+    if head["nestris_bench_checkpoint"].as_u64() != Some(VERSION) {
+        return Err(CheckpointError::NotACheckpoint);
+    }
+    let theirs = head["config"].as_str().unwrap_or_default();
+    let ours = identity(config);
+    if theirs != ours {
+        return Err(CheckpointError::OtherConfiguration(differences(
+            theirs, &ours,
+        )));
+    }
+    let mut done = vec![None; config.games];
+    let mut seconds = 0.0;
+    let gym_seeds = config.gym_seeds();
+    for (n, text) in lines {
+        let line = n + 1;
+        let v: Value = serde_json::from_str(text).map_err(|_| CheckpointError::BadLine(line))?;
+        let (Some(game), Some(secs)) = (v["game"].as_u64(), v["seconds"].as_f64()) else {
+            return Err(CheckpointError::BadLine(line));
+        };
+        let record: GameRecord = serde_json::from_value(v["record"].clone())
+            .map_err(|_| CheckpointError::BadLine(line))?;
+        let Some(slot) = usize::try_from(game).ok().and_then(|g| done.get_mut(g)) else {
+            continue;
+        };
+        if slot.is_some() {
+            return Err(CheckpointError::Twice { line, game });
+        }
+        if (record.seed, record.gym_seed) != config.seed_of(game as usize, gym_seeds.as_deref()) {
+            return Err(CheckpointError::OtherSeeds { line, game });
+        }
+        *slot = Some(record);
+        seconds += secs;
+    }
+    Ok(Resumed {
+        done,
+        seconds,
+        whole,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benchmark::run_resuming;
+    use crate::format::Format;
+    use crate::Limits;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+
+    fn config(games: usize) -> BenchConfig {
+        BenchConfig {
+            games,
+            threads: 1,
+            limits: Limits::frames(600),
+            format: Format::Betatetris,
+            ..BenchConfig::default()
+        }
+    }
+
+    /// Plays `config`, the games `done` holds taken from it; the checkpoint's text after.
+    fn play(config: &BenchConfig, text: &str) -> (String, Vec<GameRecord>) {
+        let resumed = if text.is_empty() {
+            None
+        } else {
+            Some(read(text, config).unwrap())
+        };
+        let mut text = match &resumed {
+            Some(r) => text[..r.whole].to_owned(),
+            None => header(config) + "\n",
+        };
+        let done = resumed.map(|r| r.done).unwrap_or_default();
+        let added = Mutex::new(String::new());
+        let report = run_resuming(
+            config,
+            &|_| {},
+            &AtomicBool::new(false),
+            &done,
+            &|i, r, s| *added.lock().unwrap() += &(line(i, r, s) + "\n"),
+        )
+        .unwrap();
+        text += &added.into_inner().unwrap();
+        (text, report.results)
+    }
+
+    #[test]
+    fn a_resumed_run_reports_what_one_run_does() {
+        let (text, two) = play(&config(2), "");
+        assert_eq!(read(&text, &config(2)).unwrap().count(), 2);
+        let (text, four) = play(&config(4), &text);
+        assert_eq!(text.lines().count(), 5);
+        let (_, whole) = play(&config(4), "");
+        assert_eq!(four, whole);
+        assert_eq!(two[..], whole[..2]);
+        // Fewer games than the text holds: the rest are skipped.
+        assert_eq!(read(&text, &config(1)).unwrap().count(), 1);
+        // A line cut short is not read; its game is played again.
+        let cut = &text[..text.len() - 10];
+        let r = read(cut, &config(4)).unwrap();
+        assert_eq!(
+            (r.count(), r.whole),
+            (3, text[..text.len() - 1].rfind('\n').unwrap() + 1)
+        );
+        let (again, results) = play(&config(4), cut);
+        assert_eq!(results, whole);
+        assert_eq!(again.lines().count(), 5);
+    }
+
+    #[test]
+    fn damage_and_other_settings_are_refused() {
+        let (text, _) = play(&config(2), "");
+        assert_eq!(read("", &config(2)), Err(CheckpointError::Empty));
+        assert_eq!(
+            read("{}\n", &config(2)),
+            Err(CheckpointError::NotACheckpoint)
+        );
+        let mut other = config(2);
+        other.start_level = 19;
+        assert_eq!(
+            read(&text, &other),
+            Err(CheckpointError::OtherConfiguration("start_level".into()))
+        );
+        // The threads and the number of games are not the configuration's.
+        let mut threads = config(3);
+        threads.threads = 2;
+        assert!(read(&text, &threads).is_ok());
+        let bad = text.replacen("\"game\":1,", "\"game\":\"x\",", 1);
+        assert_eq!(read(&bad, &config(2)), Err(CheckpointError::BadLine(3)));
+        let lines: Vec<&str> = text.lines().collect();
+        let twice = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[1]);
+        let game = serde_json::from_str::<Value>(lines[1]).unwrap()["game"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            read(&twice, &config(2)),
+            Err(CheckpointError::Twice { line: 3, game })
+        );
+        let moved = format!(
+            "{}\n{}\n",
+            lines[0],
+            lines[1].replacen(
+                &format!("\"game\":{game},"),
+                &format!("\"game\":{},", 1 - game),
+                1,
+            )
+        );
+        assert_eq!(
+            read(&moved, &config(2)),
+            Err(CheckpointError::OtherSeeds {
+                line: 2,
+                game: 1 - game
+            })
+        );
+    }
+}
