@@ -521,7 +521,12 @@ impl Search {
         }
         if depth >= 5 {
             // The best few of those weighed so deep a piece further, ranked by that value.
-            let weighed_deep = if beam > 0 { beam } else { weighed.len() };
+            // (None at all when every placement ends the game.)
+            let weighed_deep = if beam > 0 {
+                beam.min(weighed.len())
+            } else {
+                weighed.len()
+            };
             let deep = SearchOptions::DEEP_BEAM.min(weighed_deep);
             for w in &mut weighed[..deep] {
                 w.0 = self.blind_value(&start, w.1, progress, pieces + 1);

@@ -39,6 +39,48 @@ fn plays_at_15_hz_with_reaction_time() {
     assert!(r.lines > 0, "no line in {} frames", r.frames);
 }
 
+/// A piece all of whose placements end the game (it spawned into the stack) still gets a
+/// blind plan, at every depth and beam: the deeper weighings then have no candidate (blind
+/// depth 5 panicked there, at the end of a game topping out at level 29).
+#[test]
+fn a_blind_plan_when_every_placement_tops_out() {
+    let mut setup = GameSetup::from_seed(5);
+    setup.level = 29;
+    let mut game = Game::new(setup);
+    while nestris_ai::Start::from_game(&game).is_none() {
+        game.step(nestris_core::Buttons::NONE);
+    }
+    let mut s = game.snapshot();
+    // Every cell of the field taken: the piece overlaps it wherever it is.
+    s.playfield.0[..200].fill(0x7B);
+    let game = Game::from_snapshot(s).unwrap();
+    let mut ai = Ai::new(Weights::default(), InputModel::hz30());
+    let start = nestris_ai::Start::from_game(&game).expect("the piece is under control");
+    let mut mg = nestris_ai::MoveGen::new();
+    assert!(mg
+        .generate(&start, &InputModel::hz30())
+        .iter()
+        .all(|p| p.tops_out));
+    for depth in [2, 3, 4, 5] {
+        for beam in [0, 4] {
+            let o = &mut ai.search_mut().options;
+            (o.blind_depth_29, o.blind_beam_29) = (depth, beam);
+            assert!(
+                ai.search_mut().plan_blind(&game).is_some(),
+                "depth {depth}, beam {beam}"
+            );
+        }
+    }
+    // And the plan made once the preview is seen, at every depth.
+    for depth in [3, 4, 5] {
+        ai.search_mut().options.depth = depth;
+        assert!(
+            ai.search_mut().plan_in_game(&game).is_some(),
+            "depth {depth}"
+        );
+    }
+}
+
 /// The community's reaction model: the plan made at the spawn does not depend on the new
 /// preview piece; the game goes on with adjustments made once it is seen, keeps the tap
 /// interval across them, and its inputs replay it.
