@@ -1,6 +1,7 @@
-//! The text of a benchmark's checkpoint: the games of a run as they end, one JSON line each,
-//! so that a run stopped part-way resumes where it stopped (`nestris ai bench --checkpoint`,
-//! which keeps the file).
+//! A benchmark's checkpoint: the games of a run as they end, one JSON line each, so that a
+//! run stopped part-way resumes where it stopped (`nestris ai bench --checkpoint FILE`,
+//! `nestris.ai.bench(checkpoint=...)`). [`read`] reads the text, [`CheckpointFile`] keeps
+//! the file: read back at the start, then each game appended, whole, as it ends.
 //!
 //! The first line names the configuration (every setting that decides the games; not the
 //! threads or the number of games): a checkpoint is only read back by the same
@@ -10,6 +11,13 @@
 
 use crate::benchmark::{BenchConfig, GameRecord};
 use serde_json::{json, Value};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The largest checkpoint read (a million games' lines are about 400 MB).
+pub const MAX_BYTES: u64 = 1 << 30;
 
 /// The first line's key, and the format of the lines after it.
 const VERSION: u64 = 1;
@@ -157,6 +165,119 @@ pub fn read(text: &str, config: &BenchConfig) -> Result<Resumed, CheckpointError
     })
 }
 
+/// Why a checkpoint file was not read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointFileError {
+    /// The file could not be read, repaired or written.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Larger than [`MAX_BYTES`].
+    #[error("checkpoint {0}: larger than {MAX_BYTES} bytes")]
+    TooLarge(PathBuf),
+    /// Its text is not this run's checkpoint.
+    #[error("checkpoint {path}: {source}")]
+    Text {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: CheckpointError,
+    },
+}
+
+/// An open checkpoint file: the games it held, and the file that takes the next ones.
+#[derive(Debug)]
+pub struct CheckpointFile {
+    path: PathBuf,
+    file: Mutex<File>,
+    /// What the file held for this run.
+    pub resumed: Resumed,
+    /// The first write that failed, kept for [`CheckpointFile::finish`].
+    failed: Mutex<Option<std::io::Error>>,
+}
+
+impl CheckpointFile {
+    /// Opens the checkpoint at `path` for `config` and reads the games it holds, or starts
+    /// one there. A last line cut short (a kill while it was written) is cut off the file.
+    pub fn open(path: &Path, config: &BenchConfig) -> Result<CheckpointFile, CheckpointFileError> {
+        let io = |source| CheckpointFileError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let exists = path.exists();
+        let resumed = if exists {
+            let mut text = String::new();
+            File::open(path)
+                .and_then(|f| f.take(MAX_BYTES + 1).read_to_string(&mut text))
+                .map_err(io)?;
+            if text.len() as u64 > MAX_BYTES {
+                return Err(CheckpointFileError::TooLarge(path.to_owned()));
+            }
+            let r = read(&text, config).map_err(|source| CheckpointFileError::Text {
+                path: path.to_owned(),
+                source,
+            })?;
+            if r.whole < text.len() {
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .and_then(|f| f.set_len(r.whole as u64))
+                    .map_err(io)?;
+            }
+            r
+        } else {
+            Resumed {
+                done: vec![None; config.games],
+                seconds: 0.0,
+                whole: 0,
+            }
+        };
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        if !exists {
+            writeln!(file, "{}", header(config)).map_err(io)?;
+        }
+        Ok(CheckpointFile {
+            path: path.to_owned(),
+            file: Mutex::new(file),
+            resumed,
+            failed: Mutex::new(None),
+        })
+    }
+
+    /// Appends game `game` (from a worker thread). A failed write is kept for
+    /// [`CheckpointFile::finish`]: the run goes on.
+    pub fn add(&self, game: usize, record: &GameRecord, seconds: f64) {
+        let text = line(game, record, seconds) + "\n";
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        // One write of the whole line, so that a kill leaves at most its tail missing.
+        if let Err(e) = file.write_all(text.as_bytes()) {
+            self.failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    }
+
+    /// The first write that failed during the run, if one did.
+    pub fn finish(self) -> Result<(), CheckpointFileError> {
+        match self.failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(source) => Err(CheckpointFileError::Io {
+                path: self.path,
+                source,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +343,39 @@ mod tests {
         let (again, results) = play(&config(4), cut);
         assert_eq!(results, whole);
         assert_eq!(again.lines().count(), 5);
+    }
+
+    #[test]
+    fn the_file_takes_the_games_and_drops_a_cut_line() {
+        let dir = std::env::temp_dir().join(format!("nestris-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let (_, results) = play(&config(2), "");
+        let f = CheckpointFile::open(&path, &config(2)).unwrap();
+        assert_eq!(f.resumed.count(), 0);
+        for (i, r) in results.iter().enumerate() {
+            f.add(i, r, 1.5);
+        }
+        f.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, &text[..text.len() - 3]).unwrap();
+        let f = CheckpointFile::open(&path, &config(2)).unwrap();
+        assert_eq!((f.resumed.count(), f.resumed.seconds), (1, 1.5));
+        assert_eq!(f.resumed.done[0], Some(results[0]));
+        f.add(1, &results[1], 2.0);
+        f.finish().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 3);
+        let f = CheckpointFile::open(&path, &config(2)).unwrap();
+        assert_eq!(f.resumed.count(), 2);
+        let mut other = config(2);
+        other.start_level = 19;
+        let e = CheckpointFile::open(&path, &other).unwrap_err().to_string();
+        assert!(
+            e.starts_with("checkpoint ") && e.contains("differs in: start_level"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

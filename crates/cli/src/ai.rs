@@ -492,7 +492,7 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
         );
     }
     let checkpoint = match &args.checkpoint {
-        Some(path) => Some(crate::checkpoint::Checkpoint::open(path, &config)?),
+        Some(path) => Some(nestris_ai::checkpoint::CheckpointFile::open(path, &config)?),
         None => None,
     };
     let progress = if args.json {
@@ -506,22 +506,22 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
             &config,
             &|n| progress.set_position(n as u64),
             &std::sync::atomic::AtomicBool::new(false),
-            &c.done,
+            &c.resumed.done,
             &|i, record, seconds| c.add(i, record, seconds),
         )
         .expect("never stopped"),
     };
     progress.finish_and_clear();
     if let (Some(c), Some(path)) = (checkpoint, &args.checkpoint) {
-        if c.read() > 0 {
+        if c.resumed.count() > 0 {
             // On standard error, so that --json's output stays one document.
             eprintln!(
                 "{} of the {} games read from checkpoint {} (played before in {:.0} s); the time \
                  below is this run's",
-                c.read(),
+                c.resumed.count(),
                 args.games,
                 path.display(),
-                c.seconds
+                c.resumed.seconds
             );
         }
         c.finish()?;

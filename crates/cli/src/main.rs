@@ -7,7 +7,6 @@
 
 mod ai;
 mod bench;
-mod checkpoint;
 mod conformance;
 mod export;
 mod output;

@@ -648,12 +648,13 @@ pub fn suggest_json(
 /// ``blind_depth_29`` (2 to 5, from level 29; None: the format's), ``depth`` (3 to 5; None:
 /// the format's), ``blind_beam_29`` (0 to 8; None: the format's), ``crash_mode``,
 /// ``crash_dodge``, ``uncapped``, ``max_frames`` (None: 2,000,000 a game) and ``threads``
-/// (None: every core). Runs without the GIL; the games are deterministic, so the results
-/// do not depend on ``threads``.
+/// (None: every core); ``checkpoint``, a file that keeps each game as it ends and gives
+/// back the games it holds (``--checkpoint``). Runs without the GIL; the games are
+/// deterministic, so the results do not depend on ``threads``.
 #[pyfunction]
 #[pyo3(
-    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None),
-    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None)"
+    signature = (games=None, format="cartridge", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode="cartridge", crash_dodge=true, uncapped=false, max_frames=None, threads=None, progress=None, checkpoint=None),
+    text_signature = "(games=100, format=\"cartridge\", start_level=None, tap_hz=None, taps=None, reaction=None, adjust=None, weights=None, lookahead=None, blind_depth=None, blind_depth_29=None, depth=None, blind_beam_29=None, crash_mode=\"cartridge\", crash_dodge=True, uncapped=False, max_frames=None, threads=None, progress=None, checkpoint=None)"
 )]
 #[expect(
     clippy::too_many_arguments,
@@ -680,6 +681,7 @@ pub fn bench_json<'py>(
     max_frames: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
+    checkpoint: Option<std::path::PathBuf>,
 ) -> PyResult<String> {
     use nestris_ai::benchmark::BenchConfig;
     use nestris_ai::format::Format;
@@ -778,8 +780,19 @@ pub fn bench_json<'py>(
             )));
         }
     }
-    let report = run_interruptibly(py, &config, progress)?;
-    serde_json::to_string(&report)
+    let checkpoint = match checkpoint {
+        Some(path) => Some(
+            nestris_ai::checkpoint::CheckpointFile::open(&path, &config)
+                .map_err(checkpoint_error)?,
+        ),
+        None => None,
+    };
+    let report = run_interruptibly(py, &config, progress, checkpoint.as_ref());
+    // A failed write is reported even when the run stopped early.
+    if let Some(c) = checkpoint {
+        c.finish().map_err(checkpoint_error)?;
+    }
+    serde_json::to_string(&report?)
         .map_err(|e| crate::errors::NestrisError::new_err(format!("the report: {e}")))
 }
 
@@ -791,6 +804,7 @@ fn run_interruptibly(
     py: Python<'_>,
     config: &nestris_ai::benchmark::BenchConfig,
     progress: Option<&Bound<'_, PyAny>>,
+    checkpoint: Option<&nestris_ai::checkpoint::CheckpointFile>,
 ) -> PyResult<nestris_ai::benchmark::BenchReport> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     // Often enough for Ctrl-C to feel immediate, rarely enough to cost nothing.
@@ -799,7 +813,18 @@ fn run_interruptibly(
     let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let run = scope.spawn(|| {
-            nestris_ai::benchmark::run_until(config, &|n| done.store(n, Ordering::Relaxed), &stop)
+            let done_before = checkpoint.map_or(&[][..], |c| &c.resumed.done[..]);
+            nestris_ai::benchmark::run_resuming(
+                config,
+                &|n| done.store(n, Ordering::Relaxed),
+                &stop,
+                done_before,
+                &|i, record, seconds| {
+                    if let Some(c) = checkpoint {
+                        c.add(i, record, seconds);
+                    }
+                },
+            )
         });
         let mut shown = None;
         let watched = loop {
@@ -828,6 +853,16 @@ fn run_interruptibly(
         watched?;
         report.ok_or_else(|| crate::errors::NestrisError::new_err("the benchmark stopped early"))
     })
+}
+
+/// A checkpoint that cannot be read or written: `OSError` for the file, `InvalidArgument`
+/// for a file of other settings or damaged.
+fn checkpoint_error(e: nestris_ai::checkpoint::CheckpointFileError) -> PyErr {
+    use nestris_ai::checkpoint::CheckpointFileError;
+    match e {
+        CheckpointFileError::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        _ => crate::errors::invalid_argument(e.to_string()),
+    }
 }
 
 /// The most games [`bench_json`] plays in the betatetris format.

@@ -212,3 +212,28 @@ def test_ctrl_c_stops_the_run() -> None:
         nestris.ai.bench(200, format="betatetris", threads=2)
     timer.join()
     assert time.monotonic() - start < 3
+
+
+def test_a_checkpoint_keeps_the_games_of_a_stopped_run(tmp_path) -> None:
+    path = tmp_path / "run.jsonl"
+    short = {"format": "betatetris", "threads": 1, **SHORT}
+    whole = nestris.ai.bench(3, **short)
+
+    def stop(done: int, total: int) -> None:
+        if done >= 2:
+            raise RuntimeError("stopped")
+
+    # Stopped after two games: those are in the file, and a call given it again plays
+    # only the third; the report is that of one run of the three.
+    with pytest.raises(RuntimeError, match="stopped"):
+        nestris.ai.bench(3, checkpoint=path, progress=stop, **short)
+    kept = path.read_text().splitlines()
+    assert len(kept) >= 3  # the settings, then a line a game
+    resumed = nestris.ai.bench(3, checkpoint=str(path), **short)
+    assert resumed["results"] == whole["results"]
+    assert len(path.read_text().splitlines()) == 4
+    # Other settings do not read the file, and say which differ.
+    with pytest.raises(nestris.InvalidArgument, match="differs in: limits"):
+        nestris.ai.bench(3, checkpoint=path, **{**short, "max_frames": 1000})
+    with pytest.raises(OSError):
+        nestris.ai.bench(1, checkpoint=tmp_path / "no" / "such" / "file", **short)

@@ -1,6 +1,7 @@
 """Type stubs of the extension module ``nestris._nestris`` (written by hand; keep in
 step with crates/py/src)."""
 
+import os
 from typing import Any, Final, Literal, final
 from collections.abc import Callable, Sequence
 
@@ -89,6 +90,7 @@ def bench_json(
     max_frames: int | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], object] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> str: ...
 def play_builtin(
     policy: str,

@@ -25,6 +25,7 @@ coach") lists every field.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -75,6 +76,7 @@ def bench(
     max_frames: int | None = None,
     threads: int | None = None,
     progress: bool | Callable[[int, int], object] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """The benchmark of ``nestris ai bench``: ``games`` games of the AI, and the report
     that ``nestris ai bench --json`` prints, as a dict (``docs/AI.md``, "Benchmarks").
@@ -107,6 +109,14 @@ def bench(
     weigh a piece more (``depth=3, blind_depth_29=3, blind_beam_29=0`` plays about 3
     times as fast);
     ``max_frames`` shortens them.
+
+    ``checkpoint`` (a path) keeps each game in that file as it ends (a JSON line), and a
+    call given the file again takes the games it holds instead of playing them: a run
+    stopped by Ctrl-C, or by the end of a machine's time, resumes where it stopped, and one
+    asked for more games plays only those. The report is that of one run of every game.
+    Only the same settings read a file back (``threads`` and ``games`` aside; otherwise
+    ``InvalidArgument`` names the settings that differ), and only the same build of nestris
+    plays the same games. ``--checkpoint`` of the command writes the same files.
 
     ``progress`` is called as ``progress(done, total)`` as games end (``True``: a line on
     standard error kept up to date; with tqdm, ``lambda done, total: bar.update(done -
@@ -147,6 +157,7 @@ def bench(
         max_frames,
         threads,
         progress,
+        None if checkpoint is None else os.fspath(checkpoint),
     )
     result: dict[str, Any] = json.loads(text)
     return result
