@@ -103,7 +103,7 @@ fn differences(a: &str, b: &str) -> String {
         serde_json::from_str::<Value>(a),
         serde_json::from_str::<Value>(b),
     ) else {
-        return "unreadable".into();
+        return "the file's settings cannot be read".into();
     };
     let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
     keys.sort();
@@ -168,24 +168,25 @@ pub fn read(text: &str, config: &BenchConfig) -> Result<Resumed, CheckpointError
 /// Why a checkpoint file was not read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointFileError {
-    /// The file could not be read, repaired or written.
-    #[error("checkpoint {path}: {source}")]
+    /// The file could not be read, repaired or written. (Its reason is in the message, not
+    /// a `source`: printed as a chain it would be said twice.)
+    #[error("checkpoint {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Larger than [`MAX_BYTES`].
     #[error("checkpoint {0}: larger than {MAX_BYTES} bytes")]
     TooLarge(PathBuf),
     /// Its text is not this run's checkpoint.
-    #[error("checkpoint {path}: {source}")]
+    #[error("checkpoint {path}: {error}")]
     Text {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: CheckpointError,
+        error: CheckpointError,
     },
 }
 
@@ -204,9 +205,9 @@ impl CheckpointFile {
     /// Opens the checkpoint at `path` for `config` and reads the games it holds, or starts
     /// one there. A last line cut short (a kill while it was written) is cut off the file.
     pub fn open(path: &Path, config: &BenchConfig) -> Result<CheckpointFile, CheckpointFileError> {
-        let io = |source| CheckpointFileError::Io {
+        let io = |error| CheckpointFileError::Io {
             path: path.to_owned(),
-            source,
+            error,
         };
         let exists = path.exists();
         let resumed = if exists {
@@ -217,9 +218,9 @@ impl CheckpointFile {
             if text.len() as u64 > MAX_BYTES {
                 return Err(CheckpointFileError::TooLarge(path.to_owned()));
             }
-            let r = read(&text, config).map_err(|source| CheckpointFileError::Text {
+            let r = read(&text, config).map_err(|error| CheckpointFileError::Text {
                 path: path.to_owned(),
-                source,
+                error,
             })?;
             if r.whole < text.len() {
                 OpenOptions::new()
@@ -269,9 +270,9 @@ impl CheckpointFile {
     /// The first write that failed during the run, if one did.
     pub fn finish(self) -> Result<(), CheckpointFileError> {
         match self.failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(source) => Err(CheckpointFileError::Io {
+            Some(error) => Err(CheckpointFileError::Io {
                 path: self.path,
-                source,
+                error,
             }),
             None => Ok(()),
         }

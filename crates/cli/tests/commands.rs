@@ -1033,4 +1033,10 @@ fn a_checkpointed_bench_resumes_where_it_stopped() {
     let (ok, _, stderr) = bench("1", &["--checkpoint", path]);
     assert!(!ok);
     assert!(stderr.contains("is not a checkpoint"), "{stderr}");
+    // A folder that is not there: one line, the reason said once, before any game.
+    let missing = dir.path().join("no").join("run.jsonl");
+    let (ok, _, stderr) = bench("1", &["--checkpoint", missing.to_str().unwrap()]);
+    assert!(!ok);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
 }
