@@ -47,6 +47,9 @@ pub enum CheckpointError {
         /// The game.
         game: u64,
     },
+    /// Neither a checkpoint nor a report of `ai bench --json`.
+    #[error("it is neither a checkpoint nor a report of `nestris ai bench --json`")]
+    NotAReport,
     /// A game whose seeds are not those the configuration gives it.
     #[error("line {line}: game {game} was played from other seeds")]
     OtherSeeds {
@@ -163,6 +166,117 @@ pub fn read(text: &str, config: &BenchConfig) -> Result<Resumed, CheckpointError
         seconds,
         whole,
     })
+}
+
+/// The games of a benchmark's output, by index: a report (`ai bench --json`, its
+/// `results` in the order of the games) or a checkpoint (whatever its settings). For
+/// comparing two runs ([`Paired`]).
+pub fn games_of(text: &str) -> Result<Vec<(usize, GameRecord)>, CheckpointError> {
+    let first = text.lines().next().unwrap_or_default();
+    let head: Value = serde_json::from_str(first).unwrap_or(Value::Null);
+    if head["nestris_bench_checkpoint"].as_u64() == Some(VERSION) {
+        let whole = text.rfind('\n').map_or(text.len(), |n| n + 1);
+        let mut games = std::collections::BTreeMap::new();
+        for (n, text) in text[..whole].lines().enumerate().skip(1) {
+            let line = n + 1;
+            let v: Value =
+                serde_json::from_str(text).map_err(|_| CheckpointError::BadLine(line))?;
+            let game = v["game"].as_u64().ok_or(CheckpointError::BadLine(line))?;
+            let record: GameRecord = serde_json::from_value(v["record"].clone())
+                .map_err(|_| CheckpointError::BadLine(line))?;
+            if games.insert(game as usize, record).is_some() {
+                return Err(CheckpointError::Twice { line, game });
+            }
+        }
+        return Ok(games.into_iter().collect());
+    }
+    let report: Value = serde_json::from_str(text).map_err(|_| CheckpointError::NotAReport)?;
+    let results = report["results"]
+        .as_array()
+        .ok_or(CheckpointError::NotAReport)?;
+    results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            serde_json::from_value(r.clone())
+                .map(|r| (i, r))
+                .map_err(|_| CheckpointError::NotAReport)
+        })
+        .collect()
+}
+
+/// Two runs' games paired by index (the games both played, from the same seeds): the mean
+/// of each and of their differences, with its standard error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paired {
+    /// Games in both.
+    pub games: usize,
+    /// Uncapped score: the first run's mean, the second's, the mean difference and its
+    /// standard error.
+    pub score: [f64; 4],
+    /// Lines, the same way.
+    pub lines: [f64; 4],
+    /// Games of each run that reached levels 19, 29 and 39.
+    pub reached: [[usize; 3]; 2],
+}
+
+impl Paired {
+    /// Pairs `a` and `b` ([`games_of`]). `None` when no game is in both; an error (the
+    /// first such game) when a game of both was played from other seeds.
+    pub fn of(
+        a: &[(usize, GameRecord)],
+        b: &[(usize, GameRecord)],
+    ) -> Result<Option<Paired>, usize> {
+        let b: std::collections::HashMap<usize, &GameRecord> =
+            b.iter().map(|(j, r)| (*j, r)).collect();
+        let mut pairs = Vec::new();
+        for (i, ra) in a {
+            if let Some(&rb) = b.get(i) {
+                if (ra.seed, ra.gym_seed) != (rb.seed, rb.gym_seed) {
+                    return Err(*i);
+                }
+                pairs.push((ra, rb));
+            }
+        }
+        if pairs.is_empty() {
+            return Ok(None);
+        }
+        let stats = |f: &dyn Fn(&GameRecord) -> f64| {
+            let n = pairs.len() as f64;
+            let (ma, mb) = (
+                pairs.iter().map(|p| f(p.0)).sum::<f64>() / n,
+                pairs.iter().map(|p| f(p.1)).sum::<f64>() / n,
+            );
+            let d = ma - mb;
+            let var = if pairs.len() > 1 {
+                pairs
+                    .iter()
+                    .map(|p| (f(p.0) - f(p.1) - d).powi(2))
+                    .sum::<f64>()
+                    / (n - 1.0)
+            } else {
+                f64::NAN
+            };
+            [ma, mb, d, (var / n).sqrt()]
+        };
+        let reached = |r: &GameRecord| [19, 29, 39].map(|l| r.max_level >= l);
+        let count = |side: usize| {
+            let mut c = [0; 3];
+            for p in &pairs {
+                let r = reached(if side == 0 { p.0 } else { p.1 });
+                for k in 0..3 {
+                    c[k] += usize::from(r[k]);
+                }
+            }
+            c
+        };
+        Ok(Some(Paired {
+            games: pairs.len(),
+            score: stats(&|r| r.uncapped_score as f64),
+            lines: stats(&|r| f64::from(r.lines)),
+            reached: [count(0), count(1)],
+        }))
+    }
 }
 
 /// Why a checkpoint file was not read or written.
@@ -377,6 +491,39 @@ mod tests {
             "{e}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn runs_pair_by_game_from_reports_and_checkpoints() {
+        let (text, results) = play(&config(3), "");
+        let from_checkpoint = games_of(&text).unwrap();
+        let report = serde_json::json!({ "results": results }).to_string();
+        let from_report = games_of(&report).unwrap();
+        assert_eq!(from_checkpoint, from_report);
+        assert_eq!(from_report.len(), 3);
+        // A run paired with itself: no difference, every figure its own.
+        let p = Paired::of(&from_report, &from_checkpoint).unwrap().unwrap();
+        assert_eq!((p.games, p.score[2], p.score[3]), (3, 0.0, 0.0));
+        let mean = results.iter().map(|r| r.uncapped_score as f64).sum::<f64>() / 3.0;
+        assert_eq!(p.score[0], mean);
+        // Two games against one: one pair; 1 more point in a game is +1 on the mean.
+        let mut other = vec![from_report[1]];
+        other[0].1.uncapped_score += 1;
+        let p = Paired::of(&other, &from_report).unwrap().unwrap();
+        assert_eq!((p.games, p.score[2]), (1, 1.0));
+        assert!(p.score[3].is_nan(), "no standard error from one pair");
+        // Other seeds for the same game, and no common game.
+        other[0].1.gym_seed = Some(1);
+        assert_eq!(Paired::of(&other, &from_report), Err(1));
+        assert_eq!(Paired::of(&from_report[..1], &from_report[1..]), Ok(None));
+        assert_eq!(games_of("{}"), Err(CheckpointError::NotAReport));
+        assert_eq!(games_of("not json"), Err(CheckpointError::NotAReport));
+        let lines: Vec<&str> = text.lines().collect();
+        let twice = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[1]);
+        assert!(matches!(
+            games_of(&twice),
+            Err(CheckpointError::Twice { line: 3, .. })
+        ));
     }
 
     #[test]

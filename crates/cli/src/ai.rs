@@ -29,6 +29,9 @@ enum AiCommand {
     Bench(BenchArgs),
     /// Tune the evaluator's weights (cross-entropy method over fixed seeds).
     Tune(TuneArgs),
+    /// Compare two benchmark runs game by game (reports of `bench --json`, or checkpoints):
+    /// the mean difference and its standard error over the games both played.
+    Compare(CompareArgs),
     /// The coach: the best placements of a position given as JSON (StackRabbit's request
     /// shape), with their inputs, as JSON.
     Suggest(crate::suggest::Args),
@@ -205,6 +208,14 @@ struct BenchArgs {
 }
 
 #[derive(Debug, ClapArgs)]
+struct CompareArgs {
+    /// The first run: `ai bench --json` output, or a `--checkpoint` file.
+    a: PathBuf,
+    /// The second run, the same way (its games paired with the first's by index).
+    b: PathBuf,
+}
+
+#[derive(Debug, ClapArgs)]
 struct TuneArgs {
     #[command(flatten)]
     style: Style,
@@ -314,7 +325,82 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Some(AiCommand::Play(p)) => play(p),
         Some(AiCommand::Bench(b)) => bench(b),
         Some(AiCommand::Tune(t)) => tune_weights(t),
+        Some(AiCommand::Compare(c)) => compare(c),
         Some(AiCommand::Suggest(s)) => crate::suggest::run(s),
+    }
+}
+
+/// `ai compare`: two runs' games paired.
+fn compare(args: &CompareArgs) -> Result<ExitCode> {
+    use nestris_ai::checkpoint::{games_of, Paired, MAX_BYTES};
+    use std::io::Read;
+    let read = |path: &PathBuf| -> Result<Vec<(usize, benchmark::GameRecord)>> {
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_BYTES + 1).read_to_string(&mut text))
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if text.len() as u64 > MAX_BYTES {
+            bail!("{} is larger than {MAX_BYTES} bytes", path.display());
+        }
+        games_of(&text).with_context(|| path.display().to_string())
+    };
+    let (a, b) = (read(&args.a)?, read(&args.b)?);
+    let p = match Paired::of(&a, &b) {
+        Ok(Some(p)) => p,
+        Ok(None) => bail!("no game is in both runs"),
+        Err(game) => bail!("game {game} was played from other seeds in the two runs"),
+    };
+    println!(
+        "{} games paired ({} in {}, {} in {})",
+        p.games,
+        a.len(),
+        args.a.display(),
+        b.len(),
+        args.b.display()
+    );
+    let row = |name: &str, v: [f64; 4], show: &dyn Fn(f64) -> String| {
+        println!(
+            "{name:<6} {:>12} {:>12}   difference {:>10} (standard error {})",
+            show(v[0]),
+            show(v[1]),
+            if v[2] > 0.0 {
+                format!("+{}", show(v[2]))
+            } else {
+                show(v[2])
+            },
+            if v[3].is_nan() {
+                "-".to_owned()
+            } else {
+                show(v[3])
+            }
+        );
+    };
+    row("score", p.score, &group);
+    row("lines", p.lines, &|v| format!("{v:.1}"));
+    for (k, level) in [19, 29, 39].iter().enumerate() {
+        println!(
+            "reached level {level}: {} and {} of {}",
+            p.reached[0][k], p.reached[1][k], p.games
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A figure rounded, its thousands grouped (1,234,567; -3,675).
+fn group(v: f64) -> String {
+    let n = v.round() as i64;
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
     }
 }
 

@@ -1040,3 +1040,57 @@ fn a_checkpointed_bench_resumes_where_it_stopped() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
 }
+
+/// `ai compare` pairs two runs' games by index, from reports or checkpoints, and refuses
+/// files that are neither, in one line.
+#[test]
+fn the_ai_compares_two_runs_game_by_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, checkpoint) = (dir.path().join("a.json"), dir.path().join("b.jsonl"));
+    let out = nestris()
+        .args(["ai", "bench", "--format", "betatetris", "--games", "3"])
+        .args(["--threads", "2", "--max-frames", "1200", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    std::fs::write(&report, &out.stdout).unwrap();
+    nestris()
+        .args(["ai", "bench", "--format", "betatetris", "--games", "2"])
+        .args(["--threads", "2", "--max-frames", "1200", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success();
+    nestris()
+        .args(["ai", "compare"])
+        .args([&report, &checkpoint])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 games paired (3 in"))
+        .stdout(predicate::str::contains(
+            "difference          0 (standard error 0)",
+        ))
+        .stdout(predicate::str::contains("reached level 19:"));
+    nestris()
+        .args(["ai", "compare"])
+        .arg(&report)
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("cannot read").and(predicate::str::contains("missing.json")),
+        );
+    std::fs::write(dir.path().join("x.json"), "[1, 2]").unwrap();
+    let out = nestris()
+        .args(["ai", "compare"])
+        .arg(&report)
+        .arg(dir.path().join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("neither a checkpoint nor a report"),
+        "{stderr}"
+    );
+}
