@@ -279,12 +279,12 @@ impl Paired {
     }
 }
 
-/// Why a checkpoint file was not read or written.
+/// Why a checkpoint file (or a report, for [`read_file`]) was not read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointFileError {
     /// The file could not be read, repaired or written. (Its reason is in the message, not
     /// a `source`: printed as a chain it would be said twice.)
-    #[error("checkpoint {path}: {error}")]
+    #[error("cannot read or write {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -292,7 +292,7 @@ pub enum CheckpointFileError {
         error: std::io::Error,
     },
     /// Larger than [`MAX_BYTES`].
-    #[error("checkpoint {0}: larger than {MAX_BYTES} bytes")]
+    #[error("{0}: larger than {MAX_BYTES} bytes")]
     TooLarge(PathBuf),
     /// Its text is not this run's checkpoint.
     #[error("checkpoint {path}: {error}")]
@@ -302,6 +302,21 @@ pub enum CheckpointFileError {
         /// Why.
         error: CheckpointError,
     },
+}
+
+/// The text of a checkpoint or a report at `path`, at most [`MAX_BYTES`] of it.
+pub fn read_file(path: &Path) -> Result<String, CheckpointFileError> {
+    let mut text = String::new();
+    File::open(path)
+        .and_then(|f| f.take(MAX_BYTES + 1).read_to_string(&mut text))
+        .map_err(|error| CheckpointFileError::Io {
+            path: path.to_owned(),
+            error,
+        })?;
+    if text.len() as u64 > MAX_BYTES {
+        return Err(CheckpointFileError::TooLarge(path.to_owned()));
+    }
+    Ok(text)
 }
 
 /// An open checkpoint file: the games it held, and the file that takes the next ones.
@@ -325,13 +340,7 @@ impl CheckpointFile {
         };
         let exists = path.exists();
         let resumed = if exists {
-            let mut text = String::new();
-            File::open(path)
-                .and_then(|f| f.take(MAX_BYTES + 1).read_to_string(&mut text))
-                .map_err(io)?;
-            if text.len() as u64 > MAX_BYTES {
-                return Err(CheckpointFileError::TooLarge(path.to_owned()));
-            }
+            let text = read_file(path)?;
             let r = read(&text, config).map_err(|error| CheckpointFileError::Text {
                 path: path.to_owned(),
                 error,

@@ -347,8 +347,8 @@ pub(crate) fn percentile_sorted(v: &[f64], p: f64) -> f64 {
     v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
 }
 
-/// `1234567` as `1,234,567`.
-fn group(x: i64) -> String {
+/// `1234567` as `1,234,567` (the tables', and `ai compare`'s, figures).
+pub fn group(x: i64) -> String {
     let digits = x.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

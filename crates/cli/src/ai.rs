@@ -332,16 +332,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 /// `ai compare`: two runs' games paired.
 fn compare(args: &CompareArgs) -> Result<ExitCode> {
-    use nestris_ai::checkpoint::{games_of, Paired, MAX_BYTES};
-    use std::io::Read;
+    use nestris_ai::checkpoint::{games_of, read_file, Paired};
     let read = |path: &PathBuf| -> Result<Vec<(usize, benchmark::GameRecord)>> {
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_BYTES + 1).read_to_string(&mut text))
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if text.len() as u64 > MAX_BYTES {
-            bail!("{} is larger than {MAX_BYTES} bytes", path.display());
-        }
+        let text = read_file(path)?;
         games_of(&text).with_context(|| path.display().to_string())
     };
     let (a, b) = (read(&args.a)?, read(&args.b)?);
@@ -388,20 +381,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
 
 /// A figure rounded, its thousands grouped (1,234,567; -3,675).
 fn group(v: f64) -> String {
-    let n = v.round() as i64;
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
+    nestris_ai::format::group(v.round() as i64)
 }
 
 /// The search settings `style` asks for.
@@ -586,17 +566,18 @@ fn bench(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         bar(args.games as u64, "games")
     };
-    let report = match &checkpoint {
-        None => benchmark::run(&config, &|n| progress.set_position(n as u64)),
-        Some(c) => benchmark::run_resuming(
-            &config,
-            &|n| progress.set_position(n as u64),
-            &std::sync::atomic::AtomicBool::new(false),
-            &c.resumed.done,
-            &|i, record, seconds| c.add(i, record, seconds),
-        )
-        .expect("never stopped"),
-    };
+    let report = benchmark::run_resuming(
+        &config,
+        &|n| progress.set_position(n as u64),
+        &std::sync::atomic::AtomicBool::new(false),
+        checkpoint.as_ref().map_or(&[], |c| &c.resumed.done[..]),
+        &|i, record, seconds| {
+            if let Some(c) = &checkpoint {
+                c.add(i, record, seconds);
+            }
+        },
+    )
+    .expect("never stopped");
     progress.finish_and_clear();
     if let (Some(c), Some(path)) = (checkpoint, &args.checkpoint) {
         if c.resumed.count() > 0 {

@@ -3,10 +3,11 @@
 //!
 //! A placement environment or a search that plays a placement knows its inputs in advance,
 //! and most of a placement's frames, between its taps and after the last, are the piece
-//! falling with nothing pressed. [`Game::step`] pays for each of those frames the tests that pick its path, the
-//! gravity table's lookup and the sprite staging again. Here they are paid once a run: the
-//! frame's work is the quiet short path's (interrupt counters, gravity, sprite, sound update,
-//! clock) with what cannot change while the piece falls hoisted out of the loop. The game
+//! falling with nothing pressed. [`Game::step`] pays for each of those frames the tests
+//! that pick its path, the gravity table's lookup and the sprite staging again. Here they
+//! are paid once a run: the frame's work is the quiet short path's (interrupt counters,
+//! gravity, sprite, sound update, clock; in a game whose time is not counted, the first
+//! three) with what cannot change while the piece falls hoisted out of the loop. The game
 //! and the events are those of as many `step(Buttons::NONE)` calls (the proptests below).
 
 use crate::cycles::{
@@ -34,8 +35,9 @@ impl Game {
     /// Runs up to `max_frames` frames with nothing pressed while each is a frame of the piece
     /// falling on its own: the screen copy done, nothing to redraw, no tetris flash, no
     /// double killscreen, not the DAS-only variant, and in a game whose CPU time is counted,
-    /// nothing left of the clock's last frame. Stops before the first frame that is not one, so after the frame
-    /// the piece lands in, and runs none when the game is not falling so now. The game
+    /// nothing left of the clock's last frame. Stops before the first frame that is not
+    /// one, so after the frame the piece lands in, and runs none when the game is not
+    /// falling so now. The game
     /// after it and the OR of the events are those of as many calls of
     /// `step(Buttons::NONE)`; the frames' other event fields (cycles) are not kept.
     pub fn fall_idle(&mut self, max_frames: u32) -> IdleRun {
