@@ -44,14 +44,21 @@ pub(crate) fn nmi_play(s: &Snapshot) -> (u32, u32) {
 /// [`nmi_play`] with the render routine's cycles given.
 #[inline(always)]
 pub(crate) fn nmi_with_render(s: &Snapshot, render: u32) -> (u32, u32) {
+    nmi_cycles(s.sleep_counter, s.rng, render)
+}
+
+/// [`nmi_with_render`] from the two fields it reads: the handler's cycles before the OAM
+/// DMA's own, and those up to its write.
+#[inline(always)]
+pub(crate) const fn nmi_cycles(sleep_counter: u8, rng: u16, render: u32) -> (u32, u32) {
     // pushes, oamStagingLength, jsr render and its dispatch; render; sleepCounter; the OAM
     // copy's call up to its DMA write.
-    let sleep = if s.sleep_counter == 0 { 17 } else { 13 };
+    let sleep = if sleep_counter == 0 { 17 } else { 13 };
     let to_dma = 24 + 3 + 45 + 6 + render + sleep + 6 + 12;
     // the OAM copy's rts, frame counter, LFSR call, scroll, verticalBlankingInterval,
     // controller read, pulls, rti.
     const AFTER: u32 = 6 + 18 + 4 + 6 + 16 + 5 + 888 + 16 + 6;
-    (to_dma + AFTER + lfsr(s.rng), to_dma)
+    (to_dma + AFTER + lfsr(rng), to_dma)
 }
 
 /// `generateNextPseudorandomNumber` for the two seed bytes, with its `rts` (not the `jsr`).

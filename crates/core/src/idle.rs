@@ -17,7 +17,9 @@ use crate::cycles_play as cy;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
 use crate::game::{Game, POLL_FLOOR};
-use crate::play::BRANCH_ON_PLAY_STATE;
+use crate::lfsr::lfsr_step;
+use crate::play::{piece_sprite_cycles, BRANCH_ON_PLAY_STATE};
+use crate::timing::{Arrival, Clock};
 
 /// What a run of [`Game::fall_idle`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -29,6 +31,42 @@ pub struct IdleRun {
     /// Lag frames among them (none, as such a frame's work ends far from the next
     /// interrupt; counted all the same).
     pub lag: u32,
+}
+
+/// What a frame of a piece falling with nothing pressed changes besides the piece: the
+/// interrupt's counters and the clock ([`Game::fall_idle`]'s loop keeps them in locals).
+#[derive(Clone, Copy)]
+struct Ticks {
+    sleep: u8,
+    frame_counter: u16,
+    rng: u16,
+    clock: Clock,
+}
+
+impl Ticks {
+    /// The interrupt's counters.
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.sleep = self.sleep.saturating_sub(1);
+        self.frame_counter = self.frame_counter.wrapping_add(1);
+        self.rng = lfsr_step(self.rng);
+    }
+
+    /// One frame whose main-loop work, but its wait's exit, is `work` cycles: the
+    /// interrupt (its cycles from the counters before it), the counters, the clock. `Err`
+    /// with the interrupt's cycles when the frame's work does not end waiting (the clock
+    /// then as before it).
+    #[inline(always)]
+    fn frame(&mut self, work: u32) -> Result<(), u32> {
+        let (nmi, dma_at) = cycles::nmi_cycles(self.sleep, self.rng, RENDER_PLAY_IDLE);
+        let nmi = nmi + OAM_DMA[((self.clock.odd_cycle as u32 ^ dma_at) & 1) as usize];
+        self.tick();
+        let total = nmi + cycles::wait_exit(self.clock.after_load) + work;
+        match self.clock.advance(total) {
+            Arrival::Waiting => Ok(()),
+            Arrival::DuringWork => Err(nmi),
+        }
+    }
 }
 
 impl Game {
@@ -72,6 +110,9 @@ impl Game {
             + cy::ROTATE_IDLE
             + cy::stage_next_piece(s.display_next_piece);
         const PASSES: u32 = AFTER_WAIT + IDLE_PLAY_PASSES + UPDATE_PLAYER1;
+        if s.autorepeat_y == 0 {
+            self.fall_steady(max_frames, speed, PASSES + around, &mut run);
+        }
         // The piece's sprite staging by the row it was staged at: the same row stages the
         // same sprite in the same cycles.
         let mut staged: Option<(u8, u32)> = None;
@@ -116,6 +157,127 @@ impl Game {
             run.lag += ev.has(FrameEvents::LAG) as u32;
         }
         run
+    }
+
+    /// The counted run's frames up to the one the piece lands in (which the caller's loop
+    /// runs), the piece past its first countdown (`autorepeatY` 0): with nothing pressed
+    /// such a frame's work is a constant by whether the piece drops (its position test's
+    /// and its sprite's cycles added), so the frame is the counters, the fall timer, the
+    /// sound update and the clock, kept in locals, the piece tested only when it drops;
+    /// with the sound engine silent, the frames up to the next drop are a loop of the
+    /// counters and the clock alone. `fixed` is the frame's cycles that never change (the
+    /// passes and the player update around the drop). Adds its frames and flags to `run`.
+    #[inline(never)]
+    fn fall_steady(&mut self, max_frames: u32, speed: u8, fixed: u32, run: &mut IdleRun) {
+        let s = &self.s;
+        let (piece, x) = (s.piece, s.x);
+        let (mut fall_timer, mut y) = (s.fall_timer, s.y);
+        let mut t = Ticks {
+            sleep: s.sleep_counter,
+            frame_counter: s.frame_counter,
+            rng: s.rng,
+            clock: s.clock,
+        };
+        // `drop_tetrimino` with nothing pressed: to the speed test, and on by whether the
+        // piece drops (then without its position test).
+        let idle = fixed + cy::DROP_START + cy::DROP_IDLE + 6;
+        let still = idle + cy::drop_speed_lookup(s.level, false);
+        let moved = idle + cy::drop_speed_lookup(s.level, true) + cy::DROP_MOVED;
+        let mut sprite = piece_sprite_cycles(piece, y);
+        // The silent engine's update, once one has run (it then changes nothing).
+        let mut quiet: Option<u32> = None;
+        let left = max_frames - run.frames;
+        let (mut frames, mut flags) = (0u32, 0u32);
+        // A frame whose clock this loop does not place (never, with the guards above; then
+        // counted as `Game::count_time` counts it).
+        let mut unplaced = None;
+        while frames < left {
+            let ft = fall_timer.wrapping_add(1);
+            let wait = ft.wrapping_sub(speed) as i8;
+            if let (Some(audio), true) = (quiet, wait < 0) {
+                // The frames before the next drop: the same work each.
+                let n = (u32::from(wait.unsigned_abs())).min(left - frames);
+                let work = still + sprite + audio;
+                for k in 0..n {
+                    if let Err(nmi) = t.frame(work) {
+                        unplaced = Some((nmi, work + cycles::wait_exit(t.clock.after_load)));
+                        frames += k + 1;
+                        fall_timer = fall_timer.wrapping_add(k as u8 + 1);
+                        break;
+                    }
+                }
+                if unplaced.is_some() {
+                    break;
+                }
+                frames += n;
+                fall_timer = fall_timer.wrapping_add(n as u8);
+                continue;
+            }
+            let player = if wait >= 0 {
+                let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
+                if !valid {
+                    // The landing: the caller's loop runs it.
+                    break;
+                }
+                y = y.wrapping_add(1);
+                fall_timer = 0;
+                flags |= FrameEvents::DROPPED;
+                if !(3..26).contains(&y) {
+                    // (From row 2 to 25 no mino is above the screen: the cycles stay.)
+                    sprite = piece_sprite_cycles(piece, y);
+                }
+                moved + fit + sprite
+            } else {
+                fall_timer = ft;
+                still + sprite
+            };
+            let audio = match quiet {
+                Some(audio) => audio,
+                None => {
+                    // The update runs after the interrupt: the order does not matter, as
+                    // neither touches the other's state.
+                    let silent = self.s.audio.is_silent();
+                    let u = self.s.audio.update(None);
+                    if !u.exact {
+                        // Music without its data: the timing is lost from this frame on.
+                        t.tick();
+                        t.clock.known = false;
+                        frames += 1;
+                        break;
+                    }
+                    if silent {
+                        quiet = Some(u.cycles);
+                    }
+                    u.cycles
+                }
+            };
+            frames += 1;
+            if let Err(nmi) = t.frame(player + audio) {
+                unplaced = Some((nmi, player + audio + cycles::wait_exit(t.clock.after_load)));
+                break;
+            }
+        }
+        if frames == 0 {
+            return;
+        }
+        let s = &mut self.s;
+        (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
+        (s.fall_timer, s.y, s.clock) = (fall_timer, y, t.clock);
+        s.flow.nmi_off_this_frame = false;
+        s.pressed = 0;
+        s.held = 0;
+        self.stage_piece_sprite();
+        if let Some((nmi, work)) = unplaced {
+            let mut ev = FrameEvents::default();
+            ev.cycles.nmi = nmi as u16;
+            ev.cycles.work = work as u16;
+            ev.cycles.known = true;
+            self.count_time(&mut ev);
+            flags |= ev.flags;
+            run.lag += ev.has(FrameEvents::LAG) as u32;
+        }
+        run.frames += frames;
+        run.flags |= flags;
     }
 
     /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model

@@ -157,22 +157,12 @@ impl Game {
     pub(crate) fn stage_piece_sprite(&mut self) -> u32 {
         let piece = self.s.piece;
         let y = self.s.y;
-        let cells = &CELLS[piece as usize & 31];
-        let last = cells[3].0 as u8;
+        let last = CELLS[piece as usize & 31][3].0 as u8;
         self.s.selecting = last
             .wrapping_mul(8)
             .wrapping_add(y.wrapping_mul(8))
             .wrapping_add(0x2F);
-        let mut c = cy::stage_current_piece(piece);
-        // Only rows 0 and 1 (or rows no game reaches) can put a mino above the screen.
-        if y.wrapping_sub(2) >= 24 {
-            for (m, &(row, _)) in cells.iter().enumerate() {
-                if cy::mino_sprite_y(y, row) < 0x2F {
-                    c -= cy::hidden_mino_saves(piece, m);
-                }
-            }
-        }
-        c
+        piece_sprite_cycles(piece, y)
     }
 
     /// `isPositionValid`: may the piece stand at (x, y)? With the cycles of the routine (to
@@ -180,7 +170,7 @@ impl Game {
     ///
     /// Rows -2 and -1 are allowed and read the bytes after the field.
     #[inline(always)]
-    fn position_valid(&self, piece: u8, x: u8, y: u8) -> (bool, u32) {
+    pub(crate) fn position_valid(&self, piece: u8, x: u8, y: u8) -> (bool, u32) {
         let p = piece as usize & 31;
         let base = y.wrapping_mul(10).wrapping_add(x);
         for (k, (&(dr, dc), &offset)) in CELLS[p].iter().zip(&CELL_OFFSETS[p]).enumerate() {
@@ -591,4 +581,20 @@ impl Game {
         s.curtain_row = s.curtain_row.wrapping_add(1);
         (false, cy::curtain_step(drawn, s.curtain_row == 20))
     }
+}
+
+/// `stageSpriteForCurrentPiece`'s cycles with its `jsr` for `piece` with its pivot on row
+/// `y`: the piece's own, less what the minos above the screen skip.
+#[inline]
+pub(crate) fn piece_sprite_cycles(piece: u8, y: u8) -> u32 {
+    let mut c = cy::stage_current_piece(piece);
+    // Only rows 0 and 1 (or rows no game reaches) can put a mino above the screen.
+    if y.wrapping_sub(2) >= 24 {
+        for (m, &(row, _)) in CELLS[piece as usize & 31].iter().enumerate() {
+            if cy::mino_sprite_y(y, row) < 0x2F {
+                c -= cy::hidden_mino_saves(piece, m);
+            }
+        }
+    }
+    c
 }
