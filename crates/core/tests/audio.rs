@@ -290,6 +290,50 @@ fn the_probe_finds_instruction_ends_and_where_the_requests_are_read_and_cleared(
     );
 }
 
+/// The game's sound effects playing alone in slot 1 take the update's short cut while
+/// they go on: at every frame counter, with the frame they end on and others, the same
+/// total and state as the walked update.
+#[test]
+fn a_slot1_effect_playing_on_is_the_walked_update() {
+    let mut starts = Vec::new();
+    for effect in [
+        SoundEffect::Shift,
+        SoundEffect::Rotate,
+        SoundEffect::Lock,
+        SoundEffect::LineCompleted,
+        SoundEffect::LineClearing,
+        SoundEffect::TetrisAchieved,
+        SoundEffect::LevelUp,
+        SoundEffect::ChirpChirp,
+        SoundEffect::MenuScreenSelect,
+    ] {
+        let mut a = powered_on();
+        a.play(effect);
+        a.update(None);
+        starts.push(a);
+    }
+    let mut taken = 0;
+    for start in starts {
+        for counter in 0..=255u8 {
+            for count in [0u8, 1, 2, 0x0F, 0x10, counter.wrapping_add(1), 255] {
+                let mut a = start.clone();
+                a.sound_effect_slot_frame_counter[1] = counter;
+                a.sound_effect_slot_frame_count[1] = count;
+                let mut walked = a.clone();
+                let u = a.update(None);
+                assert_eq!(
+                    walked.update_walked(None),
+                    u,
+                    "counter {counter}, count {count}"
+                );
+                assert_eq!(walked, a, "counter {counter}, count {count}");
+                taken += u32::from(a.sound_effect_slot_playing[1] != 0);
+            }
+        }
+    }
+    assert!(taken > 10_000, "the effect went on in {taken} cases");
+}
+
 /// A state reached by playing effects and pauses from power-on, driven by `script`.
 fn scripted(script: &[u8]) -> Audio {
     let mut a = powered_on();

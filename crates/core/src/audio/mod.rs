@@ -330,7 +330,38 @@ impl Audio {
                 exact: true,
             };
         }
+        // Most of the other frames of a game: an effect of slot 1 playing on.
+        if let Some(cycles) = self.slot1_advancing() {
+            return Update {
+                cycles,
+                exact: true,
+            };
+        }
         self.update_playing(music)
+    }
+
+    /// [`Audio::update`] when slot 1 alone plays an effect of the game (shift, rotate,
+    /// lock, line completed, line clearing, tetris, level up), the effect goes on after
+    /// this frame, and no music plays and nothing is asked for: its cycles, the frame
+    /// counted. `None`, with nothing changed, otherwise.
+    #[inline(always)]
+    fn slot1_advancing(&mut self) -> Option<u32> {
+        let v = self.sound_effect_slot_playing[1];
+        let n = self.sound_effect_slot_frame_counter[1].wrapping_add(1);
+        if !matches!(v, 3..=7 | 9 | 10)
+            || n == self.sound_effect_slot_frame_count[1]
+            || self.sound_effect_slot_playing != [0, v, 0, 0, 0]
+            || self.sound_effect_slot_init != [0; 4]
+            || self.music_staging_noise_hi == 5
+            || self.music_track != 0
+            || self.currently_playing_music_track != 0
+        {
+            return None;
+        }
+        self.audio_initialized = 0;
+        self.music_pause_sound_effect_counter = 0;
+        self.sound_effect_slot_frame_counter[1] = n;
+        Some(effects::slot1_advancing_update(v))
     }
 
     /// [`Audio::update`] when something plays or is asked for. Not inlined: it holds the
