@@ -110,7 +110,7 @@ impl Game {
             + cy::ROTATE_IDLE
             + cy::stage_next_piece(s.display_next_piece);
         const PASSES: u32 = AFTER_WAIT + IDLE_PLAY_PASSES + UPDATE_PLAYER1;
-        if s.autorepeat_y == 0 {
+        if s.autorepeat_y == 0 || s.autorepeat_y & 0x80 != 0 {
             self.fall_steady(max_frames, speed, PASSES + around, &mut run);
         }
         // The piece's sprite staging by the row it was staged at: the same row stages the
@@ -160,7 +160,7 @@ impl Game {
     }
 
     /// The counted run's frames up to the one the piece lands in (which the caller's loop
-    /// runs), the piece past its first countdown (`autorepeatY` 0): with nothing pressed
+    /// runs), `autorepeatY` 0 or the first piece's wait (negative): with nothing pressed
     /// such a frame's work is a constant by whether the piece drops (its position test's
     /// and its sprite's cycles added), so the frame is the counters, the fall timer, the
     /// sound update and the clock, kept in locals, the piece tested only when it drops;
@@ -171,7 +171,7 @@ impl Game {
     fn fall_steady(&mut self, max_frames: u32, speed: u8, fixed: u32, run: &mut IdleRun) {
         let s = &self.s;
         let (piece, x) = (s.piece, s.x);
-        let (mut fall_timer, mut y) = (s.fall_timer, s.y);
+        let (mut fall_timer, mut y, mut countdown) = (s.fall_timer, s.y, s.autorepeat_y);
         let mut t = Ticks {
             sleep: s.sleep_counter,
             frame_counter: s.frame_counter,
@@ -183,6 +183,8 @@ impl Game {
         let idle = fixed + cy::DROP_START + cy::DROP_IDLE + 6;
         let still = idle + cy::drop_speed_lookup(s.level, false);
         let moved = idle + cy::drop_speed_lookup(s.level, true) + cy::DROP_MOVED;
+        // The first piece's wait (`autorepeatY` counting up from negative).
+        let waiting = fixed + 6 + cy::DROP_COUNTDOWN;
         let mut sprite = piece_sprite_cycles(piece, y);
         // The silent engine's update, once one has run (it then changes nothing).
         let mut quiet: Option<u32> = None;
@@ -194,7 +196,7 @@ impl Game {
         while frames < left {
             let ft = fall_timer.wrapping_add(1);
             let wait = ft.wrapping_sub(speed) as i8;
-            if let (Some(audio), true) = (quiet, wait < 0) {
+            if let (Some(audio), true, 0) = (quiet, wait < 0, countdown) {
                 // The frames before the next drop: the same work each.
                 let n = (u32::from(wait.unsigned_abs())).min(left - frames);
                 let work = still + sprite + audio;
@@ -213,7 +215,11 @@ impl Game {
                 fall_timer = fall_timer.wrapping_add(n as u8);
                 continue;
             }
-            let player = if wait >= 0 {
+            let player = if countdown & 0x80 != 0 {
+                countdown = countdown.wrapping_add(1);
+                fall_timer = ft;
+                waiting + sprite
+            } else if wait >= 0 {
                 let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
                 if !valid {
                     // The landing: the caller's loop runs it.
@@ -263,6 +269,7 @@ impl Game {
         let s = &mut self.s;
         (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
         (s.fall_timer, s.y, s.clock) = (fall_timer, y, t.clock);
+        s.autorepeat_y = countdown;
         s.flow.nmi_off_this_frame = false;
         s.pressed = 0;
         s.held = 0;
