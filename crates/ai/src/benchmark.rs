@@ -483,10 +483,15 @@ pub struct BenchReport {
     /// BetaTetris's table of the games, on the headline score.
     #[serde(default)]
     pub table: FormatTable,
-    /// Games per second of wall time.
+    /// Games per second of wall time, over the games this run played (not those read
+    /// from a checkpoint).
     pub games_per_second: f64,
     /// Wall time in seconds.
     pub seconds: f64,
+    /// Games read from a checkpoint instead of played (`--checkpoint`): `seconds` is the
+    /// time of the others.
+    #[serde(default)]
+    pub resumed: usize,
     /// Every game, in seed order.
     pub results: Vec<GameRecord>,
 }
@@ -494,6 +499,17 @@ pub struct BenchReport {
 impl BenchReport {
     /// Summarises `results` (played with `config`, in `seconds` of wall time).
     pub fn new(config: &BenchConfig, results: Vec<GameRecord>, seconds: f64) -> BenchReport {
+        Self::resumed(config, results, seconds, 0)
+    }
+
+    /// [`BenchReport::new`] when `resumed` of the `results` were read from a checkpoint
+    /// and the others played in `seconds`.
+    pub fn resumed(
+        config: &BenchConfig,
+        results: Vec<GameRecord>,
+        seconds: f64,
+        resumed: usize,
+    ) -> BenchReport {
         let n = results.len().max(1) as f64;
         let col = |f: &dyn Fn(&GameRecord) -> f64| results.iter().map(f).collect::<Vec<_>>();
         let frac =
@@ -553,11 +569,12 @@ impl BenchReport {
             crash_dodges: results.iter().map(|r| r.crash_dodges as u64).sum(),
             pushdown_dodges: results.iter().map(|r| r.pushdown_dodges as u64).sum(),
             games_per_second: if seconds > 0.0 {
-                results.len() as f64 / seconds
+                results.len().saturating_sub(resumed) as f64 / seconds
             } else {
                 0.0
             },
             seconds,
+            resumed,
             results,
         }
     }
@@ -626,7 +643,7 @@ impl BenchReport {
              ended           {}\n\
              crashed         {:.1}% (crash mode {}), {:.2} lag frames a game\n\
              crash dodges    {} ({} by pushdown; dodging {})\n\
-             time            {:.1} s ({:.2} games/s)\n\n{}",
+             time            {:.1} s ({:.2} games/s){}\n\n{}",
             self.results.len(),
             c.format.name(),
             c.start_level,
@@ -686,6 +703,10 @@ impl BenchReport {
             if c.search.crash_dodge { "on" } else { "off" },
             self.seconds,
             self.games_per_second,
+            match self.resumed {
+                0 => String::new(),
+                n => format!(", the {n} games read from a checkpoint not counted"),
+            },
             self.table.markdown(&format!(
                 "nestris ({} games, score {})",
                 self.results.len(),
@@ -768,10 +789,12 @@ pub fn run_resuming(
         progress,
     );
     let results: Option<Vec<GameRecord>> = results.into_iter().collect();
-    Some(BenchReport::new(
+    let resumed = done.iter().take(config.games).flatten().count();
+    Some(BenchReport::resumed(
         config,
         results?,
         t0.elapsed().as_secs_f64(),
+        resumed,
     ))
 }
 

@@ -422,7 +422,9 @@ mod tests {
     }
 
     /// Plays `config`, the games `done` holds taken from it; the checkpoint's text after.
-    fn play(config: &BenchConfig, text: &str) -> (String, Vec<GameRecord>) {
+    /// Runs `config` resuming from checkpoint `text`: the text with the games played
+    /// added, the games, and how many the report says it read.
+    fn play(config: &BenchConfig, text: &str) -> (String, Vec<GameRecord>, usize) {
         let resumed = if text.is_empty() {
             None
         } else {
@@ -443,16 +445,18 @@ mod tests {
         )
         .unwrap();
         text += &added.into_inner().unwrap();
-        (text, report.results)
+        (text, report.results, report.resumed)
     }
 
     #[test]
     fn a_resumed_run_reports_what_one_run_does() {
-        let (text, two) = play(&config(2), "");
+        let (text, two, _) = play(&config(2), "");
         assert_eq!(read(&text, &config(2)).unwrap().count(), 2);
-        let (text, four) = play(&config(4), &text);
+        let (text, four, resumed) = play(&config(4), &text);
+        assert_eq!(resumed, 2, "the report counts the games read");
         assert_eq!(text.lines().count(), 5);
-        let (_, whole) = play(&config(4), "");
+        let (_, whole, resumed) = play(&config(4), "");
+        assert_eq!(resumed, 0);
         assert_eq!(four, whole);
         assert_eq!(two[..], whole[..2]);
         // Fewer games than the text holds: the rest are skipped.
@@ -464,7 +468,8 @@ mod tests {
             (r.count(), r.whole),
             (3, text[..text.len() - 1].rfind('\n').unwrap() + 1)
         );
-        let (again, results) = play(&config(4), cut);
+        let (again, results, resumed) = play(&config(4), cut);
+        assert_eq!(resumed, 3);
         assert_eq!(results, whole);
         assert_eq!(again.lines().count(), 5);
     }
@@ -475,7 +480,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.jsonl");
         let _ = std::fs::remove_file(&path);
-        let (_, results) = play(&config(2), "");
+        let (_, results, _) = play(&config(2), "");
         let f = CheckpointFile::open(&path, &config(2)).unwrap();
         assert_eq!(f.resumed.count(), 0);
         for (i, r) in results.iter().enumerate() {
@@ -504,7 +509,7 @@ mod tests {
 
     #[test]
     fn runs_pair_by_game_from_reports_and_checkpoints() {
-        let (text, results) = play(&config(3), "");
+        let (text, results, _) = play(&config(3), "");
         let from_checkpoint = games_of(&text).unwrap();
         let report = serde_json::json!({ "results": results }).to_string();
         let from_report = games_of(&report).unwrap();
@@ -537,7 +542,7 @@ mod tests {
 
     #[test]
     fn damage_and_other_settings_are_refused() {
-        let (text, _) = play(&config(2), "");
+        let (text, _, _) = play(&config(2), "");
         assert_eq!(read("", &config(2)), Err(CheckpointError::Empty));
         assert_eq!(
             read("{}\n", &config(2)),

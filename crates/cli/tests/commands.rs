@@ -1000,6 +1000,11 @@ fn a_checkpointed_bench_resumes_where_it_stopped() {
     assert_eq!(lines(), 5);
     let (_, whole, _) = bench("4", &[]);
     let results = |v: &Option<serde_json::Value>| v.as_ref().unwrap()["results"].clone();
+    // The report says which of its games were read, and times only the others.
+    let resumed_of = |v: &Option<serde_json::Value>| v.as_ref().unwrap()["resumed"].clone();
+    assert_eq!(resumed_of(&resumed), 2);
+    assert_eq!(resumed_of(&whole), 0);
+    assert_eq!(resumed_of(&first), 0);
     assert_eq!(results(&resumed), results(&whole));
     assert_eq!(
         results(&first).as_array().unwrap()[..],

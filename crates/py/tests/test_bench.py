@@ -231,6 +231,8 @@ def test_a_checkpoint_keeps_the_games_of_a_stopped_run(tmp_path) -> None:
     assert len(kept) >= 3  # the settings, then a line a game
     resumed = nestris.ai.bench(3, checkpoint=str(path), **short)
     assert resumed["results"] == whole["results"]
+    # The report says how many of its games it read (its time is the others').
+    assert (resumed["resumed"], whole["resumed"]) == (len(kept) - 1, 0)
     assert len(path.read_text().splitlines()) == 4
     # Other settings do not read the file, and say which differ.
     with pytest.raises(nestris.InvalidArgument, match="differs in: limits"):
