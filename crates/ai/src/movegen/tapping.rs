@@ -39,8 +39,6 @@ const LANE: u64 = 0x3FF;
 /// Rows of a fit table: the pivot rows 0..=20, and 21 and 22 where nothing fits (a drop
 /// from row 20 or a test one row further).
 const FIT_ROWS: usize = 23;
-/// No arrival.
-const NONE: u16 = u16::MAX;
 /// A placement's `node` for a tap landing: the boundary in the low 16 bits, the place in
 /// the pattern from `PHASE_SHIFT` on, and this flag.
 const TAPPED: u32 = 1 << 31;
@@ -147,13 +145,6 @@ pub(super) struct Taps {
     /// What `rows` was made from: the start's row, gravity timer and countdown, the
     /// speed and the pattern's longest gap.
     fall: Option<(u8, u8, u8, u8, u8)>,
-    /// Per place in the pattern and state bit (`k * 64 + bit`): its latest arrival (see
-    /// `arrivals`), or `NONE`.
-    latest: Box<[u16; 64 * MAX_TAPS]>,
-    /// Every arrival of a state that was not alive at the boundary before (a state
-    /// stays alive from its arrival to its landing): the boundary, and the state's
-    /// arrival before this one. Walking back by waiting jumps to it.
-    arrivals: Vec<(u16, u16)>,
     /// Where each orientation fits, per row.
     fit: [u64; FIT_ROWS],
     /// Orientation ids by lane.
@@ -180,8 +171,6 @@ impl Default for Taps {
             sets: Vec::new(),
             rows: Vec::new(),
             fall: None,
-            latest: Box::new([NONE; 64 * MAX_TAPS]),
-            arrivals: Vec::new(),
             fit: [0; FIT_ROWS],
             ids: [0; 4],
             kind: Turns::One,
@@ -314,9 +303,6 @@ impl MoveGen {
         let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
         t.root = bit(root.o, root.x);
         t.sets[0] = t.root;
-        t.latest[..64 * phases].fill(NONE);
-        t.arrivals.clear();
-        let (latest, arrivals) = (&mut t.latest, &mut t.arrivals);
         let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
         let (kind, gaps) = (t.kind, &t.gaps);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
@@ -345,13 +331,6 @@ impl MoveGen {
                     continue;
                 }
                 boundaries += 1;
-                let mut new = alive & !if f == 0 { 0 } else { sets[at - phases] };
-                while new != 0 {
-                    let b = new.trailing_zeros() as usize;
-                    new &= new - 1;
-                    arrivals.push((f as u16, latest[k * 64 + b]));
-                    latest[k * 64 + b] = arrivals.len() as u16 - 1;
-                }
                 let y = rows[f];
                 // A frame of waiting: the same place in the pattern.
                 if rows[f + 1] != y {
@@ -471,12 +450,12 @@ impl Taps {
             b = from;
         }
         loop {
-            // Back by waiting to the state's arrival at this place.
-            let mut a = t.latest[k * 64 + b.trailing_zeros() as usize];
-            while t.arrivals[a as usize].0 as usize > f {
-                a = t.arrivals[a as usize].1;
+            // Back by waiting to the state's arrival at this place: the first boundary of
+            // the run of boundaries it is alive at (a state alive at two boundaries in a
+            // row stayed by waiting: one that could not drop would have landed).
+            while f > 0 && t.sets[(f - 1) * phases + k] & b != 0 {
+                f -= 1;
             }
-            f = t.arrivals[a as usize].0 as usize;
             if f == 0 {
                 break;
             }
