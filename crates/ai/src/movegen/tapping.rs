@@ -453,9 +453,12 @@ impl Taps {
             // Back by waiting to the state's arrival at this place: the first boundary of
             // the run of boundaries it is alive at (a state alive at two boundaries in a
             // row stayed by waiting: one that could not drop would have landed).
-            while f > 0 && t.sets[(f - 1) * phases + k] & b != 0 {
-                f -= 1;
-            }
+            f = t.sets[..f * phases]
+                .iter()
+                .skip(k)
+                .step_by(phases)
+                .rposition(|&alive| alive & b == 0)
+                .map_or(0, |g| g + 1);
             if f == 0 {
                 break;
             }
