@@ -103,12 +103,12 @@ pub(super) const QUIET_UPDATE: u32 = 17 + 10 + IDLE_SLOTS + 6 + 27 + 4 + 59 + 6;
 /// Cycles of the whole update when slot 1 alone plays request `v` of its `Playing` table,
 /// one of the routines that begin `jsr advanceAudioSlotFrame; bne` to an `rts` (all but
 /// the chirp's and the menu screen's), the effect going on, and nothing else plays or is
-/// asked for:
-/// [`QUIET_UPDATE`] with slot 1's walk instead of its idle one (47 cycles). From its
-/// `jsr`: the slot-4 test and the slot's setup (21), the request tests and the call (31),
-/// `computeSoundEffMethod` (13, 18 a pass for the `v - 1` passes, 42: the table's low byte
-/// $29 and `2 (v - 1)` stay on its page), the `jmp` (5), `advanceAudioSlotFrame` (33), the
-/// branch and the `rts` (9). (`tests/audio.rs` checks it against the walked update.)
+/// asked for: [`QUIET_UPDATE`] with slot 1's walk instead of its idle one (47 cycles).
+/// From its `jsr`: the slot-4 test and the slot's setup (21), the request tests and the
+/// call (31), `computeSoundEffMethod` (13, 18 a pass for the `v - 1` passes, 42: the
+/// table's low byte $29 and `2 (v - 1)` stay on its page), the `jmp` (5),
+/// `advanceAudioSlotFrame` (33), the branch and the `rts` (9). (`tests/audio.rs` checks it
+/// against the walked update.)
 pub(super) const fn slot1_advancing_update(v: u8) -> u32 {
     QUIET_UPDATE - 47 + 21 + 31 + 13 + 18 * (v as u32 - 1) + 42 + 5 + 33 + 9
 }
