@@ -61,16 +61,17 @@ impl Board {
     pub fn from_playfield(p: &Playfield) -> Board {
         let mut b = Board::empty();
         // Rows -2 and -1 are the page's bytes 236..256, rows 0..20 its first 200: ten
-        // bytes a row either way.
-        for (r, out) in b.rows.iter_mut().take(22).enumerate() {
-            let base = if r < 2 { 236 + 10 * r } else { 10 * (r - 2) };
-            let cells: &[u8; 10] = p.0[base..base + 10].try_into().expect("ten bytes");
-            let lo = u64::from_le_bytes([
-                cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7],
-            ]);
-            let hi = u64::from(u16::from_le_bytes([cells[8], cells[9]]));
-            let bits = blocking(lo, !0) | blocking(hi, 0xFFFF) << 8;
-            *out = WALLS | (bits as u16) << 3;
+        // bytes a row either way, so two rows are 20 bytes in a row, read as 8 + 8 + 4.
+        for (pair, out) in b.rows[..22].chunks_exact_mut(2).enumerate() {
+            let base = if pair == 0 { 236 } else { 20 * (pair - 1) };
+            let cells: &[u8; 20] = p.0[base..base + 20].try_into().expect("twenty bytes");
+            let word = |k: usize| u64::from_le_bytes(cells[k..k + 8].try_into().expect("eight"));
+            let last = u64::from(u32::from_le_bytes(cells[16..].try_into().expect("four")));
+            let bits = blocking(word(0), !0)
+                | blocking(word(8), !0) << 8
+                | blocking(last, 0xFFFF_FFFF) << 16;
+            out[0] = WALLS | ((bits & 0x3FF) as u16) << 3;
+            out[1] = WALLS | ((bits >> 10) as u16) << 3;
         }
         b
     }
