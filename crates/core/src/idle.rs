@@ -34,7 +34,7 @@ pub struct IdleRun {
 }
 
 /// What a frame of a piece falling with nothing pressed changes besides the piece: the
-/// interrupt's counters and the clock ([`Game::fall_idle`]'s loop keeps them in locals).
+/// interrupt's counters and the clock (`Game::fall_steady` keeps them in locals).
 #[derive(Clone, Copy)]
 struct Ticks {
     sleep: u8,
