@@ -101,7 +101,7 @@ pub fn line(game: usize, record: &GameRecord, seconds: f64) -> String {
 }
 
 /// The top-level settings whose values differ between two configurations' identities.
-fn differences(a: &str, b: &str) -> String {
+pub(crate) fn differences(a: &str, b: &str) -> String {
     let (Ok(Value::Object(a)), Ok(Value::Object(b))) = (
         serde_json::from_str::<Value>(a),
         serde_json::from_str::<Value>(b),

@@ -11,6 +11,12 @@
 //! Games run in parallel like the benchmark's, and everything is deterministic for a
 //! given [`TuneConfig`], whatever the number of threads.
 //!
+//! A tune takes hours; [`tune_from`] hands its state to the caller after each iteration
+//! ([`TuneState`]) and goes on from such a state, to the same result as a run never
+//! stopped. [`checkpoint_text`] and [`read_checkpoint`] keep it as JSON
+//! (`nestris ai tune --checkpoint FILE`), every number that decides what comes next as
+//! its bits.
+//!
 //! One [`Bracket`] of a [`WeightSet`] is tuned at a time ([`TuneConfig::bracket`]), the
 //! others kept as [`TuneConfig::initial`] has them; with [`TuneConfig::start_level`] at
 //! the bracket's first level the games are played where it applies. In a format that
@@ -42,6 +48,7 @@ use crate::player::{play_from, End, GameResult, Limits};
 use crate::search::SearchOptions;
 use nestris_core::Game;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 /// What a candidate is scored on: the mean over its games of this quantity.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
@@ -163,7 +170,7 @@ impl Default for TuneConfig {
 }
 
 /// One iteration of a tune.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Generation {
     /// Iteration number, from 0.
     pub iteration: usize,
@@ -219,6 +226,53 @@ pub fn tune(
     config: &TuneConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> (WeightSet, Vec<Generation>) {
+    tune_from(config, None, progress, &mut |_| {})
+}
+
+/// The weights the cross-entropy method samples with, as an array
+/// ([`Weights::to_array`]).
+type Vector = [f32; Weights::COUNT];
+
+/// Where a tune stands after its last whole iteration: what [`tune_from`] goes on from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneState {
+    /// The iterations done.
+    pub history: Vec<Generation>,
+    /// The mean and the spread the next iteration samples with.
+    mean: Vector,
+    sigma: Vector,
+    /// The sampler's state.
+    rng: u64,
+}
+
+impl TuneState {
+    /// The state before a tune's first iteration: its mean the tuned bracket's set in
+    /// [`TuneConfig::initial`].
+    pub fn start(config: &TuneConfig) -> TuneState {
+        let mean = config.initial.get(config.bracket).to_array();
+        TuneState {
+            history: Vec::new(),
+            sigma: mean.map(|w| (w.abs() * config.spread).max(config.min_spread)),
+            mean,
+            rng: config.rng_seed,
+        }
+    }
+}
+
+/// [`tune`], going on from `resume` (a state `on_iteration` was given by a run of the same
+/// configuration; its iterations are not played again) and handing `on_iteration` the
+/// state after each iteration it plays. The result is the one [`tune`] gives: a state that
+/// holds more iterations than `config.iterations` gives its first ones.
+///
+/// # Panics
+///
+/// If `config.games` is more than the seed list holds.
+pub fn tune_from(
+    config: &TuneConfig,
+    resume: Option<TuneState>,
+    progress: &(dyn Fn(usize) + Sync),
+    on_iteration: &mut dyn FnMut(&TuneState),
+) -> (WeightSet, Vec<Generation>) {
     assert!(
         config.games <= config.seeds.len(),
         "{} games asked for, {} seeds in the list",
@@ -226,110 +280,258 @@ pub fn tune(
         config.seeds.len()
     );
     const N: usize = Weights::COUNT;
-    let bench = BenchConfig {
-        start_level: config.start_level,
-        tap_hz: config.tap_hz,
-        taps: config.taps,
-        reaction: config.reaction,
-        adjust_after: config.adjust_after,
-        games: config.games,
-        uncapped: false,
-        seeds: config.seeds.first(config.games * 2),
-        threads: config.threads,
-        weights: config.initial,
-        search: config.search,
-        limits: config.limits,
-        // Tuning plays by the cartridge's rules, with the music off so that they apply
-        // without a ROM.
-        crash_mode: nestris_core::CrashMode::Cartridge,
-        music_type: 3,
-        cartridge: None,
-        format: config.format,
-    };
-    // The Gym seeds after the held-out ones, where the format deals them.
-    let gym_seeds = match config.format {
-        Format::Cartridge => None,
-        Format::Betatetris => Some(
-            betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
-        ),
-    };
-    let starts = start_games(config, &bench, gym_seeds.as_deref());
-    let games = starts.len();
-    let with = |c: &[f32; N]| {
+    let with = |c: &Vector| {
         let mut set = config.initial;
         set.set(config.bracket, Weights::from_array(*c));
         set
     };
-    let population = config.population.max(2);
-    let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
-    let mut rng = Rng(config.rng_seed);
-    let mut mean = config.initial.get(config.bracket).to_array();
-    let mut sigma = mean.map(|w| (w.abs() * config.spread).max(config.min_spread));
-    let mut best = (f64::NEG_INFINITY, config.initial);
-    let mut history = Vec::new();
-    for iteration in 0..config.iterations {
-        let candidates: Vec<[f32; N]> = (0..population)
-            .map(|c| {
-                if c == 0 {
-                    mean
-                } else {
-                    std::array::from_fn(|i| mean[i] + sigma[i] * rng.normal() as f32)
-                }
-            })
-            .collect();
-        let done_before = iteration * population * games;
-        let scores = nestris_sim::pool::map(
-            population * games,
-            config.threads,
-            || bench.ai(),
-            |ai, job| {
-                let (c, g) = (job / games, job % games);
-                ai.search_mut().weights = with(&candidates[c]);
-                let game = starts[g].clone();
-                let r = play_from(game, ai, &config.limits, false);
-                let bonus = if r.end == End::Lines {
-                    config.survival_bonus
-                } else {
-                    0.0
-                };
-                config.objective.of(&r) + bonus
-            },
-            &|done| progress(done_before + done),
-        );
-        let mut fitness: Vec<(f64, usize)> = (0..population)
-            .map(|c| {
-                let s = &scores[c * games..(c + 1) * games];
-                (s.iter().sum::<f64>() / games.max(1) as f64, c)
-            })
-            .collect();
-        // Best first; ties keep the lower index (the mean before a sample).
-        fitness.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let elite: Vec<&[f32; N]> = fitness[..n_elite]
-            .iter()
-            .map(|&(_, c)| &candidates[c])
-            .collect();
-        let (top, top_c) = fitness[0];
-        if top > best.0 {
-            best = (top, with(&candidates[top_c]));
-        }
-        history.push(Generation {
-            iteration,
-            mean_fitness: fitness.iter().find(|f| f.1 == 0).map_or(0.0, |f| f.0),
-            population_fitness: fitness.iter().map(|f| f.0).sum::<f64>() / population as f64,
-            elite_fitness: fitness[..n_elite].iter().map(|f| f.0).sum::<f64>() / n_elite as f64,
-            best_fitness: top,
-            best: Weights::from_array(candidates[top_c]),
-            mean: Weights::from_array(mean),
-            sigma: Weights::from_array(sigma),
-        });
-        for i in 0..N {
-            let m = elite.iter().map(|c| c[i] as f64).sum::<f64>() / n_elite as f64;
-            let var = elite.iter().map(|c| (c[i] as f64 - m).powi(2)).sum::<f64>() / n_elite as f64;
-            mean[i] = m as f32;
-            sigma[i] = ((var + (config.min_spread as f64).powi(2)).sqrt()) as f32;
+    let mut state = resume.unwrap_or_else(|| TuneState::start(config));
+    state.history.truncate(config.iterations);
+    if state.history.len() < config.iterations {
+        let bench = BenchConfig {
+            start_level: config.start_level,
+            tap_hz: config.tap_hz,
+            taps: config.taps,
+            reaction: config.reaction,
+            adjust_after: config.adjust_after,
+            games: config.games,
+            uncapped: false,
+            seeds: config.seeds.first(config.games * 2),
+            threads: config.threads,
+            weights: config.initial,
+            search: config.search,
+            limits: config.limits,
+            // Tuning plays by the cartridge's rules, with the music off so that they apply
+            // without a ROM.
+            crash_mode: nestris_core::CrashMode::Cartridge,
+            music_type: 3,
+            cartridge: None,
+            format: config.format,
+        };
+        // The Gym seeds after the held-out ones, where the format deals them.
+        let gym_seeds = match config.format {
+            Format::Cartridge => None,
+            Format::Betatetris => Some(
+                betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
+            ),
+        };
+        let starts = start_games(config, &bench, gym_seeds.as_deref());
+        let games = starts.len();
+        let population = config.population.max(2);
+        let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
+        let mut rng = Rng(state.rng);
+        for iteration in state.history.len()..config.iterations {
+            let (mean, sigma) = (state.mean, state.sigma);
+            let candidates: Vec<Vector> = (0..population)
+                .map(|c| {
+                    if c == 0 {
+                        mean
+                    } else {
+                        std::array::from_fn(|i| mean[i] + sigma[i] * rng.normal() as f32)
+                    }
+                })
+                .collect();
+            let done_before = iteration * population * games;
+            let scores = nestris_sim::pool::map(
+                population * games,
+                config.threads,
+                || bench.ai(),
+                |ai, job| {
+                    let (c, g) = (job / games, job % games);
+                    ai.search_mut().weights = with(&candidates[c]);
+                    let game = starts[g].clone();
+                    let r = play_from(game, ai, &config.limits, false);
+                    let bonus = if r.end == End::Lines {
+                        config.survival_bonus
+                    } else {
+                        0.0
+                    };
+                    config.objective.of(&r) + bonus
+                },
+                &|done| progress(done_before + done),
+            );
+            let mut fitness: Vec<(f64, usize)> = (0..population)
+                .map(|c| {
+                    let s = &scores[c * games..(c + 1) * games];
+                    (s.iter().sum::<f64>() / games.max(1) as f64, c)
+                })
+                .collect();
+            // Best first; ties keep the lower index (the mean before a sample).
+            fitness.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let elite: Vec<&Vector> = fitness[..n_elite]
+                .iter()
+                .map(|&(_, c)| &candidates[c])
+                .collect();
+            let (top, top_c) = fitness[0];
+            state.history.push(Generation {
+                iteration,
+                mean_fitness: fitness.iter().find(|f| f.1 == 0).map_or(0.0, |f| f.0),
+                population_fitness: fitness.iter().map(|f| f.0).sum::<f64>() / population as f64,
+                elite_fitness: fitness[..n_elite].iter().map(|f| f.0).sum::<f64>() / n_elite as f64,
+                best_fitness: top,
+                best: Weights::from_array(candidates[top_c]),
+                mean: Weights::from_array(mean),
+                sigma: Weights::from_array(sigma),
+            });
+            for i in 0..N {
+                let m = elite.iter().map(|c| c[i] as f64).sum::<f64>() / n_elite as f64;
+                let var =
+                    elite.iter().map(|c| (c[i] as f64 - m).powi(2)).sum::<f64>() / n_elite as f64;
+                state.mean[i] = m as f32;
+                state.sigma[i] = ((var + (config.min_spread as f64).powi(2)).sqrt()) as f32;
+            }
+            state.rng = rng.0;
+            on_iteration(&state);
         }
     }
-    (best.1, history)
+    // The best candidate of any iteration, the first of equals.
+    let mut best: Option<&Generation> = None;
+    for g in &state.history {
+        if best.is_none_or(|b| g.best_fitness > b.best_fitness) {
+            best = Some(g);
+        }
+    }
+    let best = best.map_or(config.initial, |g| with(&g.best.to_array()));
+    (best, state.history)
+}
+
+/// The first key of a tune's checkpoint, and the format of the rest.
+const CHECKPOINT_VERSION: u64 = 1;
+
+/// Why a tune's checkpoint was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TuneCheckpointError {
+    /// Not a checkpoint of `ai tune` in this format.
+    #[error("it is not a checkpoint of `nestris ai tune` (remove it to start a new one)")]
+    NotACheckpoint,
+    /// Made by other settings: the top-level ones that differ.
+    #[error("it is of another tune (differs in: {0}); give the same settings, or another file")]
+    OtherConfiguration(String),
+    /// Readable, but not a state a tune leaves.
+    #[error("it is damaged: {0}")]
+    Damaged(&'static str),
+}
+
+/// The configuration as a checkpoint names it: every setting that decides the iterations
+/// (not their number, nor the threads).
+fn identity(config: &TuneConfig) -> String {
+    let mut c = config.clone();
+    c.iterations = 0;
+    c.threads = 0;
+    serde_json::to_value(&c).unwrap_or(Value::Null).to_string()
+}
+
+/// The bits of a vector, for JSON.
+fn bits(v: &Vector) -> Vec<u32> {
+    v.iter().map(|w| w.to_bits()).collect()
+}
+
+/// A vector from its bits: `None` unless there are [`Weights::COUNT`] of them, each a
+/// finite number (as a tune makes them).
+fn from_bits(v: &Value) -> Option<Vector> {
+    let a = v.as_array().filter(|a| a.len() == Weights::COUNT)?;
+    let mut out = [0.0; Weights::COUNT];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = f32::from_bits(u32::try_from(x.as_u64()?).ok()?);
+        if !o.is_finite() {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The text of a checkpoint of `config`'s tune at `state` (one JSON object).
+pub fn checkpoint_text(config: &TuneConfig, state: &TuneState) -> String {
+    let history: Vec<Value> = state
+        .history
+        .iter()
+        .map(|g| {
+            let fitness = [
+                g.mean_fitness,
+                g.population_fitness,
+                g.elite_fitness,
+                g.best_fitness,
+            ]
+            .map(f64::to_bits);
+            json!({
+                "iteration": g.iteration,
+                "fitness": fitness,
+                "best": bits(&g.best.to_array()),
+                "mean": bits(&g.mean.to_array()),
+                "sigma": bits(&g.sigma.to_array()),
+            })
+        })
+        .collect();
+    json!({
+        "nestris_tune_checkpoint": CHECKPOINT_VERSION,
+        "config": identity(config),
+        "weights": Weights::NAMES,
+        "rng": state.rng,
+        "mean": bits(&state.mean),
+        "sigma": bits(&state.sigma),
+        "history": history,
+    })
+    .to_string()
+        + "\n"
+}
+
+/// Reads a checkpoint's text for a tune of `config`.
+pub fn read_checkpoint(text: &str, config: &TuneConfig) -> Result<TuneState, TuneCheckpointError> {
+    use TuneCheckpointError::{Damaged, NotACheckpoint, OtherConfiguration};
+    let v: Value = serde_json::from_str(text).map_err(|_| NotACheckpoint)?;
+    if v.get("nestris_tune_checkpoint").and_then(Value::as_u64) != Some(CHECKPOINT_VERSION) {
+        return Err(NotACheckpoint);
+    }
+    let theirs = v["config"].as_str().ok_or(Damaged("no settings"))?;
+    let ours = identity(config);
+    if theirs != ours {
+        return Err(OtherConfiguration(crate::checkpoint::differences(
+            theirs, &ours,
+        )));
+    }
+    if v["weights"] != json!(Weights::NAMES) {
+        return Err(Damaged("the weights are not this build's"));
+    }
+    let fitness = |g: &Value| -> Option<[f64; 4]> {
+        let a = g["fitness"].as_array().filter(|a| a.len() == 4)?;
+        let mut out = [0.0; 4];
+        for (o, x) in out.iter_mut().zip(a) {
+            *o = f64::from_bits(x.as_u64()?);
+            if !o.is_finite() {
+                return None;
+            }
+        }
+        Some(out)
+    };
+    let mut history = Vec::new();
+    for (k, g) in v["history"]
+        .as_array()
+        .ok_or(Damaged("no history"))?
+        .iter()
+        .enumerate()
+    {
+        if g["iteration"].as_u64() != Some(k as u64) {
+            return Err(Damaged("the iterations are not numbered in order"));
+        }
+        let f = fitness(g).ok_or(Damaged("an iteration's fitness"))?;
+        let vector = |key| from_bits(&g[key]).ok_or(Damaged("an iteration's weights"));
+        history.push(Generation {
+            iteration: k,
+            mean_fitness: f[0],
+            population_fitness: f[1],
+            elite_fitness: f[2],
+            best_fitness: f[3],
+            best: Weights::from_array(vector("best")?),
+            mean: Weights::from_array(vector("mean")?),
+            sigma: Weights::from_array(vector("sigma")?),
+        });
+    }
+    Ok(TuneState {
+        history,
+        mean: from_bits(&v["mean"]).ok_or(Damaged("the mean"))?,
+        sigma: from_bits(&v["sigma"]).ok_or(Damaged("the spread"))?,
+        rng: v["rng"].as_u64().ok_or(Damaged("the sampler"))?,
+    })
 }
 
 /// The games the candidates play: from the setups, or warm-started (see
@@ -408,6 +610,122 @@ mod tests {
         assert_eq!(w1.brackets, [None; 3], "the base set tuned");
         assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
         assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn a_tune_stopped_part_way_goes_on_to_the_same_result() {
+        let whole = TuneConfig {
+            iterations: 3,
+            ..tiny(2)
+        };
+        let (w, h) = tune(&whole, &|_| {});
+        // Stopped after its first iteration, the state kept as text.
+        let mut text = String::new();
+        let first = TuneConfig {
+            iterations: 1,
+            ..whole.clone()
+        };
+        let (_, h1) = tune_from(&first, None, &|_| {}, &mut |s| {
+            text = checkpoint_text(&first, s)
+        });
+        assert_eq!(h1[..], h[..1]);
+        let state = read_checkpoint(&text, &whole).expect("its own checkpoint reads");
+        assert_eq!(state.history, h1);
+        // Gone on from it: the games played are the two iterations left, and the result
+        // is the whole run's, bit for bit.
+        let played = std::sync::atomic::AtomicUsize::new(usize::MAX);
+        let mut states = Vec::new();
+        let (w2, h2) = tune_from(
+            &whole,
+            Some(state),
+            &|n| {
+                played.fetch_min(n, std::sync::atomic::Ordering::Relaxed);
+            },
+            &mut |s| states.push(s.history.len()),
+        );
+        assert_eq!((w2, &h2), (w, &h));
+        assert_eq!(states, [2, 3]);
+        assert!(
+            played.into_inner() > 4 * 2,
+            "the first iteration's games not replayed"
+        );
+        // A state with more iterations than asked for gives the first ones.
+        let mut last = None;
+        tune_from(&whole, None, &|_| {}, &mut |s| last = Some(s.clone()));
+        let (w1, h1b) = tune_from(&first, last, &|_| {}, &mut |_| panic!("nothing to play"));
+        assert_eq!((w1, h1b), tune(&first, &|_| {}));
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_tune_or_damaged_is_refused() {
+        let config = tiny(1);
+        let state = TuneState {
+            history: Vec::new(),
+            mean: Weights::default().to_array(),
+            sigma: [0.5; Weights::COUNT],
+            rng: 7,
+        };
+        let text = checkpoint_text(&config, &state);
+        assert_eq!(read_checkpoint(&text, &config), Ok(state));
+        // The threads and the number of iterations may change; nothing else.
+        let more = TuneConfig {
+            iterations: 9,
+            threads: 3,
+            ..config.clone()
+        };
+        assert!(read_checkpoint(&text, &more).is_ok());
+        let other = TuneConfig {
+            rng_seed: 2,
+            games: 3,
+            ..config.clone()
+        };
+        let e = read_checkpoint(&text, &other).unwrap_err();
+        assert_eq!(
+            e,
+            TuneCheckpointError::OtherConfiguration("games, rng_seed".into())
+        );
+        for bad in [
+            "",
+            "{}",
+            "[1]",
+            "{\"nestris_tune_checkpoint\": 2}",
+            &text[..text.len() / 2],
+        ] {
+            assert_eq!(
+                read_checkpoint(bad, &config),
+                Err(TuneCheckpointError::NotACheckpoint),
+                "{bad}"
+            );
+        }
+        let damaged = text.replace("\"rng\":7", "\"rng\":-7");
+        assert!(matches!(
+            read_checkpoint(&damaged, &config),
+            Err(TuneCheckpointError::Damaged(_))
+        ));
+        let short = text.replacen("\"mean\":[", "\"mean\":[1,", 1);
+        assert_eq!(
+            read_checkpoint(&short, &config),
+            Err(TuneCheckpointError::Damaged("the mean"))
+        );
+        // Not a number (found by the fuzz target: it would not equal itself either).
+        let nan = text.replacen(
+            "\"sigma\":[",
+            &format!("\"sigma\":[{},", f32::NAN.to_bits()),
+            1,
+        );
+        let nan = nan.replacen(&format!(",{}]", 0.5f32.to_bits()), "]", 1);
+        assert_eq!(
+            read_checkpoint(&nan, &config),
+            Err(TuneCheckpointError::Damaged("the spread"))
+        );
+        // Every error is one line.
+        for e in [
+            read_checkpoint("", &config),
+            read_checkpoint(&text, &other),
+            read_checkpoint(&damaged, &config),
+        ] {
+            assert!(!e.unwrap_err().to_string().contains('\n'));
+        }
     }
 
     #[test]

@@ -263,6 +263,12 @@ struct TuneArgs {
     /// around.
     #[arg(long, value_enum, default_value_t = Keep::Best)]
     keep: Keep,
+    /// Keep the tune's state in this file after each iteration, and go on from the state
+    /// it already holds: a tune stopped part-way resumes after its last whole iteration,
+    /// one asked for more iterations plays only those, to the result of a tune never
+    /// stopped (the same settings and build only; the threads may change).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
     /// Where to write the weights (TOML).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
@@ -661,9 +667,44 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
             config.start_level
         );
     }
-    let total = (args.iterations * args.population) as u64;
-    let progress = bar(total, "candidates");
-    let (best, history) = tune::tune(&config, &|n| progress.set_position(n as u64));
+    let resume = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let text = nestris_ai::checkpoint::read_file(path)?;
+            let state = tune::read_checkpoint(&text, &config)
+                .with_context(|| format!("checkpoint {}", path.display()))?;
+            eprintln!(
+                "{} iteration(s) read from checkpoint {}",
+                state.history.len(),
+                path.display()
+            );
+            Some(state)
+        }
+        Some(path) => {
+            crate::output::check(path)?;
+            None
+        }
+        None => None,
+    };
+    // Games, over every iteration (a warm start may find fewer than asked for).
+    let total = (args.iterations * args.population.max(2) * args.games) as u64;
+    let progress = bar(total, "games");
+    // A checkpoint that cannot be written stops nothing: the tune goes on, and the first
+    // failure is reported at its end.
+    let mut failed: Option<anyhow::Error> = None;
+    let (best, history) = tune::tune_from(
+        &config,
+        resume,
+        &|n| progress.set_position(n as u64),
+        &mut |state| {
+            let Some(path) = &args.checkpoint else {
+                return;
+            };
+            let text = tune::checkpoint_text(&config, state);
+            if let Err(e) = crate::output::write(path, |w| w.write_all(text.as_bytes())) {
+                failed.get_or_insert(e);
+            }
+        },
+    );
     progress.finish_and_clear();
     for g in &history {
         println!("{}", serde_json::to_string(g)?);
@@ -679,5 +720,8 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
     let toml = set.to_toml();
     crate::output::write(&args.output, |w| w.write_all(toml.as_bytes()))?;
     println!("{which} weights written to {}", args.output.display());
+    if let Some(e) = failed {
+        return Err(e.context("the checkpoint was not kept"));
+    }
     Ok(ExitCode::SUCCESS)
 }

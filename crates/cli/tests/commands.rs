@@ -444,35 +444,38 @@ fn the_betatetris_format_plays_gym_seeds_and_keeps_them_in_the_replay() {
         .stderr(predicate::str::contains("starts at level 18 or later"));
 }
 
-/// One iteration of a tiny tune of the betatetris format's double-killscreen set, written
-/// to `out`, with `extra` arguments.
+/// A tiny tune of the betatetris format's double-killscreen set (one iteration unless
+/// `extra` says how many), written to `out`, with `extra` arguments.
+fn tune_command(out: &std::path::Path, extra: &[&str]) -> assert_cmd::Command {
+    let mut c = nestris();
+    c.args([
+        "ai",
+        "tune",
+        "--format",
+        "betatetris",
+        "--start-level",
+        "39",
+        "--bracket",
+        "double_killscreen",
+        "--population",
+        "2",
+        "--games",
+        "1",
+        "--max-frames",
+        "300",
+        "--threads",
+        "1",
+    ]);
+    if !extra.contains(&"--iterations") {
+        c.args(["--iterations", "1"]);
+    }
+    c.args(extra).arg("-o").arg(out);
+    c
+}
+
+/// [`tune_command`], run: it succeeds.
 fn tune_double_killscreen(out: &std::path::Path, extra: &[&str]) -> assert_cmd::assert::Assert {
-    nestris()
-        .args([
-            "ai",
-            "tune",
-            "--format",
-            "betatetris",
-            "--start-level",
-            "39",
-            "--bracket",
-            "double_killscreen",
-            "--iterations",
-            "1",
-            "--population",
-            "2",
-            "--games",
-            "1",
-            "--max-frames",
-            "300",
-            "--threads",
-            "1",
-        ])
-        .args(extra)
-        .arg("-o")
-        .arg(out)
-        .assert()
-        .success()
+    tune_command(out, extra).assert().success()
 }
 
 #[test]
@@ -509,6 +512,46 @@ fn a_bracket_is_tuned_alone_and_written_as_its_table() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("use base, level19, level29"));
+}
+
+#[test]
+fn a_tune_resumes_from_its_checkpoint_to_the_result_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("tune.json");
+    let (whole, resumed) = (
+        dir.path().join("whole.toml"),
+        dir.path().join("resumed.toml"),
+    );
+    let ck_args = ["--checkpoint", ck.to_str().unwrap()];
+    let two = ["--iterations", "2"];
+    let out = |a: assert_cmd::assert::Assert| String::from_utf8(a.get_output().stdout.clone());
+    let history = out(tune_double_killscreen(&whole, &two)).unwrap();
+    // One iteration kept, then a run asked for two goes on from it.
+    tune_double_killscreen(&resumed, &ck_args);
+    assert!(ck.exists());
+    let args: Vec<&str> = ck_args.iter().chain(&two).copied().collect();
+    let a = tune_double_killscreen(&resumed, &args).stderr(predicate::str::contains(
+        "1 iteration(s) read from checkpoint",
+    ));
+    assert_eq!(
+        out(a).unwrap(),
+        history.replace("whole.toml", "resumed.toml")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&resumed).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    // Another tune's settings are refused, in one line, before any game.
+    let other: Vec<&str> = ck_args
+        .iter()
+        .chain(&["--rng-seed", "5"])
+        .copied()
+        .collect();
+    tune_command(&dir.path().join("other.toml"), &other)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("differs in: rng_seed"))
+        .stderr(predicate::str::contains('\n').count(1));
 }
 
 #[test]
