@@ -80,8 +80,9 @@ impl Format {
     /// and in BetaTetris's format deeper plans: the plan made once the preview is seen
     /// weighs one piece more for every line and two more for the two best (`depth` 5),
     /// and from level 29 the plan made before it one piece more for its four best
-    /// candidates (`blind_depth_29` 4, `blind_beam_29` 4). A game takes about 3 times the
-    /// time of the cartridge format's plans (docs/AI.md has the runs that chose them).
+    /// candidates and two more for the two best of those (`blind_depth_29` 5,
+    /// `blind_beam_29` 4). A game takes about 10 times the time of the cartridge format's
+    /// plans (docs/AI.md has the runs that chose them).
     pub fn search(self) -> SearchOptions {
         let base = SearchOptions::default();
         match self {
@@ -92,7 +93,7 @@ impl Format {
             Format::Betatetris => SearchOptions {
                 lookahead: self.lookahead(),
                 depth: 5,
-                blind_depth_29: 4,
+                blind_depth_29: 5,
                 blind_beam_29: 4,
                 ..base
             },

@@ -103,7 +103,7 @@ struct Style {
     #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth: Option<u8>,
     /// --blind-depth from level 29 on, where a piece lands before the preview is seen.
-    /// Default: 4 in the betatetris format, 3 in the cartridge format.
+    /// Default: 5 in the betatetris format, 3 in the cartridge format.
     #[arg(long, value_name = "N", value_parser = parse_blind_depth)]
     blind_depth_29: Option<u8>,
     /// From level 29: weigh the blind plan's candidates over the preview pieces alone

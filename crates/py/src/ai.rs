@@ -253,7 +253,7 @@ fn beam_in(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
 /// it, and ``blind_beam_29`` (0 to 8) for how many of its candidates from level 29, the
 /// best over the preview pieces alone (0: all), as the bench's ``--depth``,
 /// ``--blind-depth``, ``--blind-depth-29`` and ``--blind-beam-29`` (the betatetris format
-/// plays with ``depth=5, blind_depth_29=4, blind_beam_29=4``).
+/// plays with ``depth=5, blind_depth_29=5, blind_beam_29=4``).
 ///
 /// * :meth:`plan` gives the buttons, frame by frame, that put the current piece of a
 ///   :class:`Game` where the AI wants it.

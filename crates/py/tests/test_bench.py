@@ -49,7 +49,7 @@ def test_the_format_sets_the_defaults() -> None:
     assert beta["adjust_after"] == 18
     assert beta["search"]["lookahead"] == "screen"
     assert beta["search"]["blind_depth"] == 3
-    assert beta["search"]["blind_depth_29"] == 4
+    assert beta["search"]["blind_depth_29"] == 5
     assert beta["search"]["blind_beam_29"] == 4
     assert beta["search"]["depth"] == 5
     cart = nestris.ai.bench(1, threads=1, **SHORT)["config"]

@@ -96,7 +96,7 @@ def bench(
     takes them; None: the format's), ``lookahead`` (``"screen"`` or ``"generator"``; None:
     the format's), ``blind_depth`` (2 to 5: the pieces the plan made before the preview is
     seen weighs below level 29; None: 3), ``blind_depth_29`` (the same from level 29;
-    None: the format's, 4 in BetaTetris's, else 3), ``depth`` (3 to 5: the pieces the plan
+    None: the format's, 5 in BetaTetris's, else 3), ``depth`` (3 to 5: the pieces the plan
     weighs once the preview is seen; None: the format's, 5 in BetaTetris's, else 3),
     ``blind_beam_29`` (0 to 8: from level 29, how many of the blind plan's candidates, the
     best over the preview pieces alone, are weighed at its whole depth; 0 all; None: the
@@ -104,9 +104,9 @@ def bench(
     ``max_frames`` (a game's limit; None: 2,000,000) and ``threads`` (None: every core)
     are the command's options.
     The games run in Rust without the GIL and are deterministic: the same call gives the
-    same games, whatever ``threads``. A whole game of the betatetris format takes about 9
+    same games, whatever ``threads``. A whole game of the betatetris format takes about 35
     seconds on one core of a 2-core AMD EPYC, most of it from level 29 on, where its plans
-    weigh a piece more (``depth=3, blind_depth_29=3, blind_beam_29=0`` plays about 3
+    weigh two pieces more (``depth=3, blind_depth_29=3, blind_beam_29=0`` plays about 20
     times as fast);
     ``max_frames`` shortens them.
 
