@@ -279,110 +279,10 @@ pub fn tune_from(
         config.games,
         config.seeds.len()
     );
-    const N: usize = Weights::COUNT;
-    let with = |c: &Vector| {
-        let mut set = config.initial;
-        set.set(config.bracket, Weights::from_array(*c));
-        set
-    };
     let mut state = resume.unwrap_or_else(|| TuneState::start(config));
     state.history.truncate(config.iterations);
     if state.history.len() < config.iterations {
-        let bench = BenchConfig {
-            start_level: config.start_level,
-            tap_hz: config.tap_hz,
-            taps: config.taps,
-            reaction: config.reaction,
-            adjust_after: config.adjust_after,
-            games: config.games,
-            uncapped: false,
-            seeds: config.seeds.first(config.games * 2),
-            threads: config.threads,
-            weights: config.initial,
-            search: config.search,
-            limits: config.limits,
-            // Tuning plays by the cartridge's rules, with the music off so that they apply
-            // without a ROM.
-            crash_mode: nestris_core::CrashMode::Cartridge,
-            music_type: 3,
-            cartridge: None,
-            format: config.format,
-        };
-        // The Gym seeds after the held-out ones, where the format deals them.
-        let gym_seeds = match config.format {
-            Format::Cartridge => None,
-            Format::Betatetris => Some(
-                betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
-            ),
-        };
-        let starts = start_games(config, &bench, gym_seeds.as_deref());
-        let games = starts.len();
-        let population = config.population.max(2);
-        let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
-        let mut rng = Rng(state.rng);
-        for iteration in state.history.len()..config.iterations {
-            let (mean, sigma) = (state.mean, state.sigma);
-            let candidates: Vec<Vector> = (0..population)
-                .map(|c| {
-                    if c == 0 {
-                        mean
-                    } else {
-                        std::array::from_fn(|i| mean[i] + sigma[i] * rng.normal() as f32)
-                    }
-                })
-                .collect();
-            let done_before = iteration * population * games;
-            let scores = nestris_sim::pool::map(
-                population * games,
-                config.threads,
-                || bench.ai(),
-                |ai, job| {
-                    let (c, g) = (job / games, job % games);
-                    ai.search_mut().weights = with(&candidates[c]);
-                    let game = starts[g].clone();
-                    let r = play_from(game, ai, &config.limits, false);
-                    let bonus = if r.end == End::Lines {
-                        config.survival_bonus
-                    } else {
-                        0.0
-                    };
-                    config.objective.of(&r) + bonus
-                },
-                &|done| progress(done_before + done),
-            );
-            let mut fitness: Vec<(f64, usize)> = (0..population)
-                .map(|c| {
-                    let s = &scores[c * games..(c + 1) * games];
-                    (s.iter().sum::<f64>() / games.max(1) as f64, c)
-                })
-                .collect();
-            // Best first; ties keep the lower index (the mean before a sample).
-            fitness.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let elite: Vec<&Vector> = fitness[..n_elite]
-                .iter()
-                .map(|&(_, c)| &candidates[c])
-                .collect();
-            let (top, top_c) = fitness[0];
-            state.history.push(Generation {
-                iteration,
-                mean_fitness: fitness.iter().find(|f| f.1 == 0).map_or(0.0, |f| f.0),
-                population_fitness: fitness.iter().map(|f| f.0).sum::<f64>() / population as f64,
-                elite_fitness: fitness[..n_elite].iter().map(|f| f.0).sum::<f64>() / n_elite as f64,
-                best_fitness: top,
-                best: Weights::from_array(candidates[top_c]),
-                mean: Weights::from_array(mean),
-                sigma: Weights::from_array(sigma),
-            });
-            for i in 0..N {
-                let m = elite.iter().map(|c| c[i] as f64).sum::<f64>() / n_elite as f64;
-                let var =
-                    elite.iter().map(|c| (c[i] as f64 - m).powi(2)).sum::<f64>() / n_elite as f64;
-                state.mean[i] = m as f32;
-                state.sigma[i] = ((var + (config.min_spread as f64).powi(2)).sqrt()) as f32;
-            }
-            state.rng = rng.0;
-            on_iteration(&state);
-        }
+        play(config, &mut state, progress, on_iteration);
     }
     // The best candidate of any iteration, the first of equals.
     let mut best: Option<&Generation> = None;
@@ -391,8 +291,119 @@ pub fn tune_from(
             best = Some(g);
         }
     }
-    let best = best.map_or(config.initial, |g| with(&g.best.to_array()));
+    let best = best.map_or(config.initial, |g| with(config, &g.best.to_array()));
     (best, state.history)
+}
+
+/// `config`'s tuned bracket set to the candidate `c` in [`TuneConfig::initial`].
+fn with(config: &TuneConfig, c: &Vector) -> WeightSet {
+    let mut set = config.initial;
+    set.set(config.bracket, Weights::from_array(*c));
+    set
+}
+
+/// Plays [`tune_from`]'s iterations after those `state` holds, up to `config.iterations`.
+fn play(
+    config: &TuneConfig,
+    state: &mut TuneState,
+    progress: &(dyn Fn(usize) + Sync),
+    on_iteration: &mut dyn FnMut(&TuneState),
+) {
+    const N: usize = Weights::COUNT;
+    let bench = BenchConfig {
+        start_level: config.start_level,
+        tap_hz: config.tap_hz,
+        taps: config.taps,
+        reaction: config.reaction,
+        adjust_after: config.adjust_after,
+        games: config.games,
+        uncapped: false,
+        seeds: config.seeds.first(config.games * 2),
+        threads: config.threads,
+        weights: config.initial,
+        search: config.search,
+        limits: config.limits,
+        // Tuning plays by the cartridge's rules, with the music off so that they apply
+        // without a ROM.
+        crash_mode: nestris_core::CrashMode::Cartridge,
+        music_type: 3,
+        cartridge: None,
+        format: config.format,
+    };
+    // The Gym seeds after the held-out ones, where the format deals them.
+    let gym_seeds = match config.format {
+        Format::Cartridge => None,
+        Format::Betatetris => Some(
+            betatetris_seeds(config.held_out + 2 * config.games, 0)[config.held_out..].to_vec(),
+        ),
+    };
+    let starts = start_games(config, &bench, gym_seeds.as_deref());
+    let games = starts.len();
+    let population = config.population.max(2);
+    let n_elite = ((population as f64 * config.elite).round() as usize).clamp(2, population);
+    let mut rng = Rng(state.rng);
+    for iteration in state.history.len()..config.iterations {
+        let (mean, sigma) = (state.mean, state.sigma);
+        let candidates: Vec<Vector> = (0..population)
+            .map(|c| {
+                if c == 0 {
+                    mean
+                } else {
+                    std::array::from_fn(|i| mean[i] + sigma[i] * rng.normal() as f32)
+                }
+            })
+            .collect();
+        let done_before = iteration * population * games;
+        let scores = nestris_sim::pool::map(
+            population * games,
+            config.threads,
+            || bench.ai(),
+            |ai, job| {
+                let (c, g) = (job / games, job % games);
+                ai.search_mut().weights = with(config, &candidates[c]);
+                let game = starts[g].clone();
+                let r = play_from(game, ai, &config.limits, false);
+                let bonus = if r.end == End::Lines {
+                    config.survival_bonus
+                } else {
+                    0.0
+                };
+                config.objective.of(&r) + bonus
+            },
+            &|done| progress(done_before + done),
+        );
+        let mut fitness: Vec<(f64, usize)> = (0..population)
+            .map(|c| {
+                let s = &scores[c * games..(c + 1) * games];
+                (s.iter().sum::<f64>() / games.max(1) as f64, c)
+            })
+            .collect();
+        // Best first; ties keep the lower index (the mean before a sample).
+        fitness.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let elite: Vec<&Vector> = fitness[..n_elite]
+            .iter()
+            .map(|&(_, c)| &candidates[c])
+            .collect();
+        let (top, top_c) = fitness[0];
+        state.history.push(Generation {
+            iteration,
+            mean_fitness: fitness.iter().find(|f| f.1 == 0).map_or(0.0, |f| f.0),
+            population_fitness: fitness.iter().map(|f| f.0).sum::<f64>() / population as f64,
+            elite_fitness: fitness[..n_elite].iter().map(|f| f.0).sum::<f64>() / n_elite as f64,
+            best_fitness: top,
+            best: Weights::from_array(candidates[top_c]),
+            mean: Weights::from_array(mean),
+            sigma: Weights::from_array(sigma),
+        });
+        for i in 0..N {
+            let m = elite.iter().map(|c| c[i] as f64).sum::<f64>() / n_elite as f64;
+            let var = elite.iter().map(|c| (c[i] as f64 - m).powi(2)).sum::<f64>() / n_elite as f64;
+            state.mean[i] = m as f32;
+            state.sigma[i] = ((var + (config.min_spread as f64).powi(2)).sqrt()) as f32;
+        }
+        state.rng = rng.0;
+        on_iteration(state);
+    }
 }
 
 /// The first key of a tune's checkpoint, and the format of the rest.
