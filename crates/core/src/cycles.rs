@@ -95,7 +95,14 @@ fn render_play(s: &Snapshot) -> u32 {
 
 /// [`render_play`] of a play frame whose playfield copy is done and which has nothing to
 /// redraw and no tetris flash.
-pub(crate) const RENDER_PLAY_IDLE: u32 = render_play_after(26 + COPY_ROWS[0x20] as u32, 0, 0, 0, 0);
+pub(crate) const RENDER_PLAY_IDLE: u32 = render_play_copying(0x20);
+
+/// [`render_play`] of a play frame out of the clear's animation that copies from row
+/// `vram_row` and has nothing to redraw and no tetris flash.
+#[inline(always)]
+pub(crate) const fn render_play_copying(vram_row: u8) -> u32 {
+    render_play_after(26 + COPY_ROWS[vram_row as usize] as u32, 0, 0, 0, 0)
+}
 
 /// The rest of [`render_play`] after the line-clear animation or the playfield copy (`c`
 /// cycles).

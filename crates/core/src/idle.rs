@@ -58,7 +58,13 @@ impl Ticks {
     /// then as before it).
     #[inline(always)]
     fn frame(&mut self, work: u32) -> Result<(), u32> {
-        let (nmi, dma_at) = cycles::nmi_cycles(self.sleep, self.rng, RENDER_PLAY_IDLE);
+        self.frame_rendering(RENDER_PLAY_IDLE, work)
+    }
+
+    /// [`Ticks::frame`] with the interrupt's render taking `render` cycles.
+    #[inline(always)]
+    fn frame_rendering(&mut self, render: u32, work: u32) -> Result<(), u32> {
+        let (nmi, dma_at) = cycles::nmi_cycles(self.sleep, self.rng, render);
         let nmi = nmi + OAM_DMA[((self.clock.odd_cycle as u32 ^ dma_at) & 1) as usize];
         self.tick();
         let total = nmi + cycles::wait_exit(self.clock.after_load) + work;
@@ -316,6 +322,133 @@ impl Game {
         run
     }
 
+    /// Runs up to `max_frames` frames with nothing pressed while each is a frame of the
+    /// entry delay waiting for the playfield's copy to the screen: the lock (2), the row
+    /// check (3) or the spawn (8) waiting, with the copy still not done after the frame's
+    /// interrupt, nothing to redraw, no tetris flash, and in a game whose CPU time is
+    /// counted, nothing left of the clock's last frame. Such a frame changes only the
+    /// interrupt's counters, the copy cursor, the fall timer and the pad (and, counted, the
+    /// sound engine and the clock), and its work is a constant of the state and the piece:
+    /// the frames are those and the clock, run in a loop. Runs none when the game is not
+    /// waiting so now (the lock's top-out test failing included). The game after it and
+    /// the OR of the events are those of as many calls of `step(Buttons::NONE)`; the
+    /// frames' other event fields (cycles) are not kept.
+    #[inline(always)]
+    pub fn wait_for_copy(&mut self, max_frames: u32) -> IdleRun {
+        // Most frames a caller asks about are not waiting: two tests, not a call.
+        let s = &self.s;
+        if !matches!(s.play_state, 2 | 3 | 8) || s.vram_row >= 16 {
+            return IdleRun::default();
+        }
+        self.wait_frames(max_frames)
+    }
+
+    /// [`Game::wait_for_copy`] once the play state and the copy cursor say it may run.
+    #[inline(never)]
+    fn wait_frames(&mut self, max_frames: u32) -> IdleRun {
+        let mut run = IdleRun::default();
+        let s = &self.s;
+        if max_frames == 0
+            || !matches!(s.play_state, 2 | 3 | 8)
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.flow.nmi_off_frames != 0
+            || s.game_mode != 4
+            || s.game_mode_state != 2
+            || s.render_mode != 3
+            || s.render_flags != 0
+            || s.completed_lines == 4
+            || s.vram_row >= 16
+        {
+            return run;
+        }
+        let handler = match s.play_state {
+            2 => {
+                let (valid, fit) = self.position_valid(s.piece, s.x, s.y);
+                if !valid {
+                    // The frame tops out: not a waiting one.
+                    return run;
+                }
+                fit + cy::LOCK_WAIT
+            }
+            3 => cy::ROWS_WAIT,
+            _ => cy::SPAWN_WAIT,
+        };
+        let counted = s.clock.known;
+        if counted && (s.clock.pending != 0 || s.clock.first_poll_end() <= POLL_FLOOR) {
+            return run;
+        }
+        // The frames whose interrupt leaves the copy short of its end (four rows each).
+        let waits = (16 - u32::from(s.vram_row)).div_ceil(4).min(max_frames);
+        // The same piece on the same row every frame: the same sprite, in the same cycles.
+        let sprite = self.stage_piece_sprite();
+        let s = &self.s;
+        let mut v = s.vram_row;
+        let mut t = Ticks {
+            sleep: s.sleep_counter,
+            frame_counter: s.frame_counter,
+            rng: s.rng,
+            clock: s.clock,
+        };
+        // A frame whose clock this loop does not place, as in `fall_steady`.
+        let mut unplaced = None;
+        let mut frames = 0;
+        if counted {
+            let fixed = AFTER_WAIT
+                + IDLE_PLAY_PASSES
+                + UPDATE_PLAYER1
+                + BRANCH_ON_PLAY_STATE
+                + handler
+                + sprite
+                + cy::stage_next_piece(s.display_next_piece);
+            while frames < waits {
+                let render = cycles::render_play_copying(v);
+                // The update runs after the interrupt: the order does not matter, as neither
+                // touches the other's state.
+                let u = self.s.audio.update(None);
+                frames += 1;
+                v += 4;
+                if !u.exact {
+                    // Music without its data: the timing is lost from this frame on.
+                    t.tick();
+                    t.clock.known = false;
+                    break;
+                }
+                let work = fixed + 6 + u.cycles;
+                if let Err(nmi) = t.frame_rendering(render, work) {
+                    unplaced = Some((nmi, work + cycles::wait_exit(t.clock.after_load)));
+                    break;
+                }
+            }
+        } else {
+            // Without the timing a frame changes neither the clock nor the sound engine.
+            while frames < waits {
+                t.tick();
+                frames += 1;
+                v += 4;
+            }
+        }
+        let s = &mut self.s;
+        (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
+        s.clock = t.clock;
+        s.clock.pending = 0;
+        s.vram_row = v;
+        s.fall_timer = s.fall_timer.wrapping_add(frames as u8);
+        s.flow.nmi_off_this_frame = false;
+        s.pressed = 0;
+        s.held = 0;
+        if let Some((nmi, work)) = unplaced {
+            let mut ev = FrameEvents::default();
+            ev.cycles.nmi = nmi as u16;
+            ev.cycles.work = work as u16;
+            ev.cycles.known = true;
+            self.count_time(&mut ev);
+            run.flags |= ev.flags;
+            run.lag += ev.has(FrameEvents::LAG) as u32;
+        }
+        run.frames = frames;
+        run
+    }
+
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
     /// [`Game::fall_idle`] where they are idle falling: the same game as one
     /// [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
@@ -333,7 +466,10 @@ impl Game {
                         .position(|b| !b.is_empty())
                         .map_or(inputs.len(), |n| k + n);
                 }
-                let run = self.fall_idle((idle_end - k) as u32);
+                let mut run = self.fall_idle((idle_end - k) as u32);
+                if run.frames == 0 {
+                    run = self.wait_for_copy((idle_end - k) as u32);
+                }
                 if run.frames > 0 {
                     flags |= run.flags;
                     k += run.frames as usize;
@@ -355,7 +491,8 @@ mod tests {
     use crate::{Buttons, GameSetup};
     use proptest::prelude::*;
 
-    /// Steps `a` with `fall_idle` and `b` with `step(Buttons::NONE)` over the same frames
+    /// Steps `a` with `fall_idle` and `wait_for_copy` and `b` with `step(Buttons::NONE)`
+    /// over the same frames
     /// (taps of `pads` between runs of nothing) and requires the same game after every run
     /// and the same flags.
     fn run_both_ways(game: Game, pads: &[(u8, u32)]) -> Result<u32, TestCaseError> {
@@ -368,7 +505,10 @@ mod tests {
             prop_assert_eq!(ea, eb);
             let mut left = frames;
             while left > 0 {
-                let run = a.fall_idle(left);
+                let mut run = a.fall_idle(left);
+                if run.frames == 0 {
+                    run = a.wait_for_copy(left);
+                }
                 let mut flags = 0;
                 let mut lag = 0;
                 for _ in 0..run.frames {
@@ -458,7 +598,8 @@ mod tests {
     }
 
     /// A game played with nothing pressed runs most of its frames before the top-out in
-    /// runs (the rest: entry delay and the first piece's wait), its time counted or not.
+    /// runs (the rest: the entry delay's work and the first piece's wait), its time
+    /// counted or not, and most of the entry delay's waits for the copy in runs too.
     #[test]
     fn most_frames_of_a_falling_game_run_idle() {
         for crash_mode in [crate::CrashMode::Cartridge, crate::CrashMode::Off] {
@@ -468,20 +609,31 @@ mod tests {
                 crash_mode,
                 ..GameSetup::from_seed(3)
             });
-            let (mut ran, mut frames) = (0, 0);
+            let (mut ran, mut waited, mut frames, mut waits_stepped) = (0, 0, 0, 0);
             while g.state().play_state != 10 && frames < 10_000 {
                 let run = g.fall_idle(1_000);
-                if run.frames == 0 {
+                let wait = g.wait_for_copy(1_000);
+                if run.frames + wait.frames == 0 {
+                    let s = g.state();
+                    if matches!(s.play_state, 2 | 3 | 8) && s.vram_row < 16 {
+                        waits_stepped += 1;
+                    }
                     g.step(Buttons::NONE);
                     frames += 1;
                 }
                 ran += run.frames;
-                frames += run.frames;
+                waited += wait.frames;
+                frames += run.frames + wait.frames;
             }
             assert_eq!(g.state().play_state, 10, "the stack reaches the top");
             assert!(
                 ran * 2 > frames,
                 "{crash_mode:?}: {ran} of {frames} frames in runs"
+            );
+            // Only the top-out's frame waits outside a run.
+            assert!(
+                waited > 0 && waits_stepped <= 1,
+                "{crash_mode:?}: {waited} waiting frames in runs, {waits_stepped} stepped"
             );
         }
     }

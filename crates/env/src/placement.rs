@@ -216,6 +216,14 @@ impl PlacementEpisode {
                 self.ended = true;
                 break;
             }
+            // Most of the entry delay waits for the playfield's copy: those frames in runs.
+            let run = self.game.wait_for_copy(MAX_WAIT_FRAMES - n);
+            if run.frames > 0 {
+                n += run.frames;
+                flags |= run.flags;
+                lag += run.lag;
+                continue;
+            }
             let ev = self.game.step(Buttons::NONE);
             n += 1;
             flags |= ev.flags;
