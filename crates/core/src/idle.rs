@@ -597,6 +597,43 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The same where most pieces clear rows (a field full but for one column under the
+        /// spawn), so that the waits for the copy come after full rows, the clear's
+        /// animation and the tetris flash; counted (at the score's lag levels too) and not.
+        #[test]
+        fn runs_agree_where_rows_clear(
+            seed in any::<u64>(),
+            level in prop_oneof![Just(0u8), Just(9), Just(18), Just(29), 140u8..=200],
+            hole in 4usize..=6,
+            counted in any::<bool>(),
+            pads in prop::collection::vec(
+                (prop::sample::select(PADS.to_vec()), 1u32..60), 1..40),
+        ) {
+            let mut g = Game::new(GameSetup {
+                level: 18,
+                music_type: 3,
+                crash_mode: if counted { crate::CrashMode::Cartridge } else { crate::CrashMode::Off },
+                ..GameSetup::from_seed(seed)
+            });
+            g.step(Buttons::NONE);
+            let mut s = g.snapshot();
+            s.level = level;
+            if level >= 140 {
+                s.score = [0x99; 3];
+                s.lines = [0x50, 0x14];
+            }
+            for r in 10..20 {
+                for c in (0..10).filter(|&c| c != hole) {
+                    s.playfield.0[r * 10 + c] = 0x7B;
+                }
+            }
+            let g = Game::from_snapshot(s).unwrap();
+            run_both_ways(g.clone(), &pads)?;
+            run_agrees(g, &pads)?;
+        }
+    }
+
     /// A game played with nothing pressed runs most of its frames before the top-out in
     /// runs (the rest: the entry delay's work and the first piece's wait), its time
     /// counted or not, and most of the entry delay's waits for the copy in runs too.
