@@ -8,7 +8,8 @@
 //!
 //! Also a small, steady workload for `valgrind --tool=callgrind` (`--rounds N` runs a
 //! fixed number of rounds instead of a time budget). `--inputs 1` also writes the
-//! inputs of every placement found, as the placement environment does.
+//! inputs of every placement found (a tool listing every placement with its inputs; the
+//! placement environment and the AI ask for the chosen placement's only).
 
 use nestris_ai::bench::sample_boards;
 use nestris_ai::inputs::InputModel;
