@@ -1,5 +1,6 @@
-//! Runs of idle falling frames: many frames of a piece falling on its own, nothing pressed,
-//! in one call ([`Game::fall_idle`]).
+//! Runs of idle frames: many frames of a piece falling on its own, nothing pressed, in one
+//! call ([`Game::fall_idle`]), and likewise the entry delay's frames that wait for the
+//! playfield's copy to the screen ([`Game::wait_for_copy`]).
 //!
 //! A placement environment or a search that plays a placement knows its inputs in advance,
 //! and most of a placement's frames, between its taps and after the last, are the piece
@@ -450,8 +451,8 @@ impl Game {
     }
 
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
-    /// [`Game::fall_idle`] where they are idle falling: the same game as one
-    /// [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
+    /// [`Game::fall_idle`] where they are idle falling and [`Game::wait_for_copy`] where
+    /// they wait for the copy: the same game as one [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
     /// cleared added (the cycles are not kept).
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
         let (mut flags, mut lines) = (0u32, 0u32);
