@@ -1512,7 +1512,7 @@ fn note_drawn(s: &mut Snapshot, drawn: u8, ev: &mut FrameEvents) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -1586,20 +1586,8 @@ mod tests {
             hole in 4usize..=6,
             pads in prop::collection::vec((0usize..IDLE_PADS.len(), 1usize..30), 1..60),
         ) {
-            let mut g = Game::new(GameSetup {
-                level: 18,
-                music_type: 3,
-                ..GameSetup::from_seed(seed)
-            });
-            g.step(Buttons::NONE);
-            let mut s = g.snapshot();
-            s.level = level;
-            if level >= 140 {
-                s.score = [0x99; 3];
-                s.lines = [0x50, 0x14];
-            }
-            fill_but(&mut s, hole);
-            tap_both_ways(Game::from_snapshot(s).unwrap(), &pads)?;
+            let g = clearing_game(seed, level, hole, crate::CrashMode::default());
+            tap_both_ways(g, &pads)?;
         }
     }
 
@@ -1660,6 +1648,32 @@ mod tests {
 
     /// Rows 10-19 of `s`'s playfield full but for column `hole` (under where pieces
     /// spawn): most pieces then clear lines.
+    /// A game from `seed` at `level` a frame in, its bottom ten rows full but for column
+    /// `hole` (4-6: under where pieces spawn), so that most pieces clear; from level 140 on
+    /// with the score capped and 1,450 lines (the score's frames lag and crash there).
+    pub(crate) fn clearing_game(
+        seed: u64,
+        level: u8,
+        hole: usize,
+        crash_mode: crate::CrashMode,
+    ) -> Game {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            music_type: 3,
+            crash_mode,
+            ..GameSetup::from_seed(seed)
+        });
+        g.step(Buttons::NONE);
+        let mut s = g.snapshot();
+        s.level = level;
+        if level >= 140 {
+            s.score = [0x99; 3];
+            s.lines = [0x50, 0x14];
+        }
+        fill_but(&mut s, hole);
+        Game::from_snapshot(s).unwrap()
+    }
+
     fn fill_but(s: &mut Snapshot, hole: usize) {
         for r in 10..20 {
             for c in 0..10 {

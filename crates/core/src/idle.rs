@@ -76,6 +76,18 @@ impl Ticks {
     }
 }
 
+/// A play frame that the main loop runs as usual (not reset, paused, interrupted or ending),
+/// the interrupt on, with nothing to redraw: what every run here needs of the game.
+#[inline(always)]
+fn in_plain_play(s: &crate::snapshot::Snapshot) -> bool {
+    matches!(s.resume, Resume::MainLoop)
+        && s.flow.nmi_off_frames == 0
+        && s.game_mode == 4
+        && s.game_mode_state == 2
+        && s.render_mode == 3
+        && s.render_flags == 0
+}
+
 impl Game {
     /// Runs up to `max_frames` frames with nothing pressed while each is a frame of the piece
     /// falling on its own: the screen copy done, nothing to redraw, no tetris flash, no
@@ -91,12 +103,7 @@ impl Game {
         let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
         if max_frames == 0
             || s.play_state != 1
-            || !matches!(s.resume, Resume::MainLoop)
-            || s.flow.nmi_off_frames != 0
-            || s.game_mode != 4
-            || s.game_mode_state != 2
-            || s.render_mode != 3
-            || s.render_flags != 0
+            || !in_plain_play(s)
             || s.vram_row != 0x20
             || s.completed_lines == 4
             || s.variant.das_only.is_some()
@@ -282,11 +289,7 @@ impl Game {
         s.held = 0;
         self.stage_piece_sprite();
         if let Some((nmi, work)) = unplaced {
-            let mut ev = FrameEvents::default();
-            ev.cycles.nmi = nmi as u16;
-            ev.cycles.work = work as u16;
-            ev.cycles.known = true;
-            self.count_time(&mut ev);
+            let ev = self.place_frame(nmi, work);
             flags |= ev.flags;
             run.lag += ev.has(FrameEvents::LAG) as u32;
         }
@@ -351,12 +354,7 @@ impl Game {
         let s = &self.s;
         if max_frames == 0
             || !matches!(s.play_state, 2 | 3 | 8)
-            || !matches!(s.resume, Resume::MainLoop)
-            || s.flow.nmi_off_frames != 0
-            || s.game_mode != 4
-            || s.game_mode_state != 2
-            || s.render_mode != 3
-            || s.render_flags != 0
+            || !in_plain_play(s)
             || s.completed_lines == 4
             || s.vram_row >= 16
         {
@@ -438,16 +436,25 @@ impl Game {
         s.pressed = 0;
         s.held = 0;
         if let Some((nmi, work)) = unplaced {
-            let mut ev = FrameEvents::default();
-            ev.cycles.nmi = nmi as u16;
-            ev.cycles.work = work as u16;
-            ev.cycles.known = true;
-            self.count_time(&mut ev);
+            let ev = self.place_frame(nmi, work);
             run.flags |= ev.flags;
             run.lag += ev.has(FrameEvents::LAG) as u32;
         }
         run.frames = frames;
         run
+    }
+
+    /// Moves the clock over a run's frame that its loop could not place (see
+    /// `fall_steady`): the interrupt's `nmi` cycles and the frame's `work`, counted as
+    /// [`Game::count_time`] counts a frame. Returns the frame's events.
+    #[cold]
+    fn place_frame(&mut self, nmi: u32, work: u32) -> FrameEvents {
+        let mut ev = FrameEvents::default();
+        ev.cycles.nmi = nmi as u16;
+        ev.cycles.work = work as u16;
+        ev.cycles.known = true;
+        self.count_time(&mut ev);
+        ev
     }
 
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
@@ -611,25 +618,12 @@ mod tests {
             pads in prop::collection::vec(
                 (prop::sample::select(PADS.to_vec()), 1u32..60), 1..40),
         ) {
-            let mut g = Game::new(GameSetup {
-                level: 18,
-                music_type: 3,
-                crash_mode: if counted { crate::CrashMode::Cartridge } else { crate::CrashMode::Off },
-                ..GameSetup::from_seed(seed)
-            });
-            g.step(Buttons::NONE);
-            let mut s = g.snapshot();
-            s.level = level;
-            if level >= 140 {
-                s.score = [0x99; 3];
-                s.lines = [0x50, 0x14];
-            }
-            for r in 10..20 {
-                for c in (0..10).filter(|&c| c != hole) {
-                    s.playfield.0[r * 10 + c] = 0x7B;
-                }
-            }
-            let g = Game::from_snapshot(s).unwrap();
+            let crash_mode = if counted {
+                crate::CrashMode::Cartridge
+            } else {
+                crate::CrashMode::Off
+            };
+            let g = crate::game::tests::clearing_game(seed, level, hole, crash_mode);
             run_both_ways(g.clone(), &pads)?;
             run_agrees(g, &pads)?;
         }
