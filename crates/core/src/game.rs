@@ -136,9 +136,10 @@ pub struct Game {
     pub(crate) s: Snapshot,
 }
 
-/// Far above a quiet frame's cycles up to the sound update (under 10,000) plus the update's
-/// bound in `update_audio`: while the next interrupt's first poll is later than this, such a
-/// frame needs no test for an interrupt landing in its work before the wait.
+/// Far above a quiet frame's cycles with the sound update's (under 10,000 for most frames;
+/// about 13,400 before the update for a row check that moves the field down from its bottom
+/// rows): while the next interrupt's first poll is later than this, such a frame needs no
+/// test for an interrupt landing in its work before the wait.
 pub(crate) const POLL_FLOOR: u32 = 24_000;
 
 impl Game {
@@ -489,8 +490,10 @@ impl Game {
             + cycles::IDLE_PLAY_PASSES
             + cycles::UPDATE_PLAYER1
             + player;
+        // What the guard's floor stands for: the frame's work, the sound update's
+        // included, ends before the next interrupt's first poll can.
         debug_assert!(
-            ev.cycles.nmi as u32 + work + 12_000 < POLL_FLOOR,
+            ev.cycles.nmi as u32 + work + audio < POLL_FLOOR,
             "a quiet frame's cycles grew past the floor"
         );
         ev.cycles.work = (work + audio) as u16;
@@ -1646,8 +1649,6 @@ pub(crate) mod tests {
         Ok(())
     }
 
-    /// Rows 10-19 of `s`'s playfield full but for column `hole` (under where pieces
-    /// spawn): most pieces then clear lines.
     /// A game from `seed` at `level` a frame in, its bottom ten rows full but for column
     /// `hole` (4-6: under where pieces spawn), so that most pieces clear; from level 140 on
     /// with the score capped and 1,450 lines (the score's frames lag and crash there).
@@ -1674,6 +1675,8 @@ pub(crate) mod tests {
         Game::from_snapshot(s).unwrap()
     }
 
+    /// Rows 10-19 of `s`'s playfield full but for column `hole` (under where pieces
+    /// spawn): most pieces then clear lines.
     fn fill_but(s: &mut Snapshot, hole: usize) {
         for r in 10..20 {
             for c in 0..10 {
