@@ -437,18 +437,26 @@ fn bits(v: &Vector) -> Vec<u32> {
     v.iter().map(|w| w.to_bits()).collect()
 }
 
+/// `N` numbers from a JSON array of their bits, each read by `number` (`None` for bits
+/// that are not one a tune makes).
+fn from_bits_with<T: Copy + Default, const N: usize>(
+    v: &Value,
+    number: impl Fn(u64) -> Option<T>,
+) -> Option<[T; N]> {
+    let a = v.as_array().filter(|a| a.len() == N)?;
+    let mut out = [T::default(); N];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = number(x.as_u64()?)?;
+    }
+    Some(out)
+}
+
 /// A vector from its bits: `None` unless there are [`Weights::COUNT`] of them, each a
 /// finite number (as a tune makes them).
 fn from_bits(v: &Value) -> Option<Vector> {
-    let a = v.as_array().filter(|a| a.len() == Weights::COUNT)?;
-    let mut out = [0.0; Weights::COUNT];
-    for (o, x) in out.iter_mut().zip(a) {
-        *o = f32::from_bits(u32::try_from(x.as_u64()?).ok()?);
-        if !o.is_finite() {
-            return None;
-        }
-    }
-    Some(out)
+    from_bits_with(v, |b| {
+        Some(f32::from_bits(u32::try_from(b).ok()?)).filter(|w| w.is_finite())
+    })
 }
 
 /// The text of a checkpoint of `config`'s tune at `state` (one JSON object).
@@ -504,15 +512,9 @@ pub fn read_checkpoint(text: &str, config: &TuneConfig) -> Result<TuneState, Tun
         return Err(Damaged("the weights are not this build's"));
     }
     let fitness = |g: &Value| -> Option<[f64; 4]> {
-        let a = g["fitness"].as_array().filter(|a| a.len() == 4)?;
-        let mut out = [0.0; 4];
-        for (o, x) in out.iter_mut().zip(a) {
-            *o = f64::from_bits(x.as_u64()?);
-            if !o.is_finite() {
-                return None;
-            }
-        }
-        Some(out)
+        from_bits_with(&g["fitness"], |b| {
+            Some(f64::from_bits(b)).filter(|f| f.is_finite())
+        })
     };
     let mut history = Vec::new();
     for (k, g) in v["history"]

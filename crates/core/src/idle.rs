@@ -347,17 +347,13 @@ impl Game {
         self.wait_frames(max_frames)
     }
 
-    /// [`Game::wait_for_copy`] once the play state and the copy cursor say it may run.
+    /// [`Game::wait_for_copy`] once its play state and copy cursor have been tested.
     #[inline(never)]
     fn wait_frames(&mut self, max_frames: u32) -> IdleRun {
         let mut run = IdleRun::default();
         let s = &self.s;
-        if max_frames == 0
-            || !matches!(s.play_state, 2 | 3 | 8)
-            || !in_plain_play(s)
-            || s.completed_lines == 4
-            || s.vram_row >= 16
-        {
+        debug_assert!(matches!(s.play_state, 2 | 3 | 8) && s.vram_row < 16);
+        if max_frames == 0 || !in_plain_play(s) || s.completed_lines == 4 {
             return run;
         }
         let handler = match s.play_state {
@@ -459,8 +455,9 @@ impl Game {
 
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
     /// [`Game::fall_idle`] where they are idle falling and [`Game::wait_for_copy`] where
-    /// they wait for the copy: the same game as one [`Game::step`] per item. Returns the frames' events combined: flags OR-ed, lines
-    /// cleared added (the cycles are not kept).
+    /// they wait for the copy: the same game as one [`Game::step`] per item. Returns the
+    /// frames' events combined: flags OR-ed, lines cleared added (the cycles are not
+    /// kept).
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
         let (mut flags, mut lines) = (0u32, 0u32);
         let mut k = 0;
@@ -500,9 +497,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// Steps `a` with `fall_idle` and `wait_for_copy` and `b` with `step(Buttons::NONE)`
-    /// over the same frames
-    /// (taps of `pads` between runs of nothing) and requires the same game after every run
-    /// and the same flags.
+    /// over the same frames (taps of `pads` between runs of nothing) and requires the same
+    /// game after every run and the same flags.
     fn run_both_ways(game: Game, pads: &[(u8, u32)]) -> Result<u32, TestCaseError> {
         let mut a = game;
         let mut b = a.clone();
