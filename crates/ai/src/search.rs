@@ -260,6 +260,43 @@ pub struct Search {
     pairs: Vec<Pair>,
     /// The pairs' values at depth 4 and their indices, for depth 5.
     deep: Vec<(f32, usize)>,
+    /// The choices recorded by a pass of the search, a tape a line (see [`Tape`]).
+    tapes: Vec<Vec<Chosen>>,
+    tape: Tape,
+    /// Off, a deeper pass searches every ply again (for the tests that compare).
+    tapes_on: bool,
+}
+
+/// A line weighed a piece deeper than before runs the same plies as before, in the same
+/// order, then one more. Each ply but the last chooses a placement on each field it
+/// meets (`Search::followed`: the best by its value), and the last one takes the best
+/// value on each field (`Search::best_second`); a ply of the deeper pass chooses as the
+/// same ply of the pass before did, its last one included (there the pass before took
+/// the best value of the same placements). So the pass before records every choice it
+/// made or could have made, in order, and the deeper pass reads them instead of
+/// generating and weighing those placements again: the same values to the bit, so the
+/// same choices, and only the new last ply searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Tape {
+    /// Neither.
+    #[default]
+    Off,
+    /// `Search::followed` and `Search::best_second` append to this tape.
+    Record(usize),
+    /// `Search::followed` reads this tape, at this place.
+    Replay(usize, usize),
+}
+
+/// A placement chosen on a field by a pass of the search, for the line weighed a piece
+/// deeper (see [`Tape`]).
+#[derive(Clone, Copy, Debug)]
+struct Chosen {
+    /// Placements generated (for the counters).
+    placements: u32,
+    /// The best placement by the value `Search::followed` ranks them by: the value of the
+    /// clears with the line's before it, and the field and progress after it. `None`
+    /// when every placement tops out.
+    best: Option<(f32, Board, Progress)>,
 }
 
 /// A current-piece placement played out on a copy of the game up to the next spawn.
@@ -318,7 +355,37 @@ impl Search {
             children: Vec::new(),
             pairs: Vec::new(),
             deep: Vec::new(),
+            tapes: Vec::new(),
+            tape: Tape::Off,
+            tapes_on: true,
         }
+    }
+
+    /// Ends a replay (and checks that it read its whole tape).
+    fn end_replay(&mut self) {
+        if let Tape::Replay(t, at) = self.tape {
+            debug_assert_eq!(at, self.tapes[t].len(), "a replay left plies unread");
+        }
+        self.tape = Tape::Off;
+    }
+
+    /// Starts reading tape `t` from its start.
+    fn replay(&mut self, t: usize) {
+        if self.tapes_on {
+            self.tape = Tape::Replay(t, 0);
+        }
+    }
+
+    /// Starts recording the choices of a line on tape `t`.
+    fn record(&mut self, t: usize) {
+        if !self.tapes_on {
+            return;
+        }
+        if self.tapes.len() <= t {
+            self.tapes.resize_with(t + 1, Vec::new);
+        }
+        self.tapes[t].clear();
+        self.tape = Tape::Record(t);
     }
 
     /// Takes the region and the rules of the game searched.
@@ -503,20 +570,33 @@ impl Search {
             _ => 0,
         };
         self.order.first()?;
+        // At depth 5 the candidates weighed `pieces` pieces deep record their choices,
+        // tape i for placement i, for the best of them weighed a piece deeper (see `Tape`).
+        let record = |me: &mut Search, i: usize| {
+            if depth >= 5 {
+                me.record(i);
+            }
+        };
         let mut weighed = Vec::with_capacity(take);
         for k in 0..take {
             let i = self.order[k].1;
+            if beam == 0 {
+                record(self, i);
+            }
             let v = self.blind_value(&start, i, progress, if beam > 0 { 1 } else { pieces });
             weighed.push((v, i));
         }
+        self.tape = Tape::Off;
         // Best first (stable: equals keep the one-piece order), then the placements not
         // weighed in that order, for the crash dodge.
         weighed.sort_by(|a, b| b.0.total_cmp(&a.0));
         if beam > 0 {
             let beam = beam.min(weighed.len());
             for w in &mut weighed[..beam] {
+                record(self, w.1);
                 w.0 = self.blind_value(&start, w.1, progress, pieces);
             }
+            self.tape = Tape::Off;
             weighed[..beam].sort_by(|a, b| b.0.total_cmp(&a.0));
         }
         if depth >= 5 {
@@ -529,7 +609,9 @@ impl Search {
             };
             let deep = SearchOptions::DEEP_BEAM.min(weighed_deep);
             for w in &mut weighed[..deep] {
+                self.replay(w.1);
                 w.0 = self.blind_value(&start, w.1, progress, pieces + 1);
+                self.end_replay();
             }
             weighed[..deep].sort_by(|a, b| b.0.total_cmp(&a.0));
         }
@@ -746,6 +828,9 @@ impl Search {
     /// The best value of a further piece's placement from `start` on `node`'s field after
     /// placements worth `v1` (negative infinity when every placement tops out).
     fn best_second(&mut self, start: &Start, node: &Node, v1: f32) -> f32 {
+        if let Tape::Record(t) = self.tape {
+            return self.best_second_recorded(start, node, v1, t);
+        }
         let n = self.generate_second(start);
         let mut best = f32::NEG_INFINITY;
         for j in 0..n {
@@ -758,6 +843,39 @@ impl Search {
             let v = v1 + self.leaf(node, &b, lines, &p);
             best = best.max(v);
         }
+        best
+    }
+
+    /// [`Search::best_second`] that also finds the best placement as
+    /// [`Search::followed`] ranks them, and appends it to tape `t` (see [`Tape`]). Each
+    /// value is summed as in those two, so both are the same to the bit.
+    #[inline(never)]
+    fn best_second_recorded(&mut self, start: &Start, node: &Node, v1: f32, t: usize) -> f32 {
+        let n = self.generate_second(start);
+        let mut best = f32::NEG_INFINITY;
+        // (`followed`'s value, the clears' value, field and progress after it)
+        let mut top: Option<(f32, f32, Board, Progress)> = None;
+        for j in 0..n {
+            let p = self.second.placements()[j];
+            if p.tops_out {
+                continue;
+            }
+            let mut b = start.board;
+            let lines = b.place(p.o, p.x, p.y);
+            let field = self.field(node, &b, lines, &p);
+            let cleared = clear_value(&self.active, lines);
+            // `leaf`'s sum, and `after_second`'s.
+            best = best.max(v1 + (cleared + field));
+            let clears = v1 + cleared;
+            let ranked = clears + (clear_value(&self.active, 0) + field);
+            if top.is_none_or(|t| ranked > t.0) {
+                top = Some((ranked, clears, b, node.progress.after(lines)));
+            }
+        }
+        self.tapes[t].push(Chosen {
+            placements: n as u32,
+            best: top.map(|(_, clears, b, prog)| (clears, b, prog)),
+        });
         best
     }
 
@@ -823,21 +941,38 @@ impl Search {
     /// next `pieces` pieces weighed over what may come ([`Search::weighed`]). Negative
     /// infinity when every placement tops out.
     fn followed(&mut self, start: &Start, node: &Node, v1: f32, kind: usize, pieces: u8) -> f32 {
-        let n = self.generate_second(start);
-        // (value, the clears' value, field and progress after it)
-        let mut best: Option<(f32, f32, Board, Progress)> = None;
-        for j in 0..n {
-            let q = self.second.placements()[j];
-            if q.tops_out {
-                continue;
+        let best = if let Tape::Replay(t, at) = self.tape {
+            // The pass a piece shallower chose on this field already.
+            let chosen = self.tapes[t][at];
+            self.tape = Tape::Replay(t, at + 1);
+            self.stats.placements += u64::from(chosen.placements);
+            self.stats.evaluated += u64::from(chosen.placements);
+            chosen.best
+        } else {
+            let n = self.generate_second(start);
+            // (value, the clears' value, field and progress after it)
+            let mut best: Option<(f32, f32, Board, Progress)> = None;
+            for j in 0..n {
+                let q = self.second.placements()[j];
+                if q.tops_out {
+                    continue;
+                }
+                let after = self.after_second(node, &q, v1);
+                if best.is_none_or(|b| after.0 > b.0) {
+                    best = Some(after);
+                }
             }
-            let after = self.after_second(node, &q, v1);
-            if best.is_none_or(|b| after.0 > b.0) {
-                best = Some(after);
+            let best = best.map(|(_, clears, b2, prog2)| (clears, b2, prog2));
+            if let Tape::Record(t) = self.tape {
+                self.tapes[t].push(Chosen {
+                    placements: n as u32,
+                    best,
+                });
             }
-        }
+            best
+        };
         match best {
-            Some((_, clears, b2, prog2)) => self.weighed(b2, kind, prog2, clears, pieces),
+            Some((clears, b2, prog2)) => self.weighed(b2, kind, prog2, clears, pieces),
             None => f32::NEG_INFINITY,
         }
     }
@@ -886,8 +1021,15 @@ impl Search {
         let more = self.options.depth.saturating_sub(3);
         let mut best3 = (f32::NEG_INFINITY, best.1);
         self.deep.clear();
+        // At depth 5 each pair's line records its choices, tape k for pair k, for the
+        // best of them weighed a piece further (see `Tape`).
+        let tape = more == 2;
         for k in 0..self.pairs.len() {
+            if tape {
+                self.record(k);
+            }
             let v = self.after_pair(k, more.min(1));
+            self.tape = Tape::Off;
             if more > 1 {
                 self.deep.push((v, k));
             }
@@ -907,7 +1049,11 @@ impl Search {
         let mut best5 = (f32::NEG_INFINITY, best3.1);
         for d in 0..SearchOptions::DEEP_BEAM.min(self.deep.len()) {
             let k = self.deep[d].1;
+            if tape {
+                self.replay(k);
+            }
             let v = self.after_pair(k, more);
+            self.end_replay();
             if v > best5.0 {
                 best5 = (v, self.pairs[k].child);
             }
@@ -1221,6 +1367,74 @@ mod tests {
                 assert_eq!(deep.len(), ranked.len().min(8));
                 assert!(deep.windows(2).all(|w| w[0].value >= w[1].value));
             }
+        }
+    }
+
+    /// A line weighed a piece deeper reads the choices of the pass before it from a tape
+    /// (see `Tape`): the same plans, buttons and counts as searching every ply again, in
+    /// the blind plan (with the beam from level 29, without it below) and the plan made
+    /// once the preview is seen, with both lookaheads.
+    #[test]
+    fn deeper_lines_read_their_tapes_as_searching_again() {
+        for (level, lookahead) in [
+            (28, Lookahead::Screen),
+            (28, Lookahead::Generator),
+            (29, Lookahead::Screen),
+            (29, Lookahead::Generator),
+        ] {
+            let game = Game::new(nestris_core::GameSetup {
+                level,
+                rng: 0x1234 + u16::from(level),
+                crash_mode: CrashMode::Off,
+                ..nestris_core::GameSetup::default()
+            });
+            // A line short of a level-up (at 28, to 29's gravity), on a stack where most
+            // pieces clear rows, so that the clears and the lines' progress count too.
+            let mut s = game.snapshot();
+            s.lines = if level == 28 { [0x89, 0x02] } else { [0x39, 0x02] };
+            for row in 12..20 {
+                for col in 0..10 {
+                    if col != 9 && (row > 15 || col != row % 9) {
+                        s.playfield.0[row * 10 + col] = 0x7B;
+                    }
+                }
+            }
+            let mut game = Game::from_snapshot(s).unwrap();
+            let search = |tapes_on| {
+                let mut s = Search::new(WeightSet::betatetris(), InputModel::hz30());
+                s.options = SearchOptions {
+                    lookahead,
+                    depth: 5,
+                    blind_depth: 5,
+                    blind_depth_29: 5,
+                    blind_beam_29: 4,
+                    crash_dodge: false,
+                    ..SearchOptions::default()
+                };
+                s.tapes_on = tapes_on;
+                s
+            };
+            let (mut taped, mut again) = (search(true), search(false));
+            let mut plans = 0;
+            while plans < 12 && !game.is_over() {
+                if Start::from_game(&game).is_none() {
+                    game.step(Buttons::NONE);
+                    continue;
+                }
+                let key = |p: Option<Plan>| {
+                    p.map(|p| (p.placement.o, p.placement.x, p.placement.y, p.inputs))
+                };
+                let seen = key(taped.plan_in_game(&game));
+                assert_eq!(seen, key(again.plan_in_game(&game)), "level {level}");
+                let blind = key(taped.plan_blind(&game));
+                assert_eq!(blind, key(again.plan_blind(&game)), "level {level}");
+                plans += 1;
+                for &b in &blind.expect("a piece under control has a plan").3 {
+                    game.step(b);
+                }
+            }
+            assert_eq!(plans, 12);
+            assert_eq!(taped.stats, again.stats);
         }
     }
 
