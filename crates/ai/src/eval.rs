@@ -668,6 +668,13 @@ impl Features {
     /// `ready_rows` and `excess_ready` of `board`, whose heights are in `self.heights`.
     #[inline(always)]
     fn ready_terms(&mut self, board: &Board) {
+        self.ready_terms_with(|r| board.row(r));
+    }
+
+    /// [`Features::ready_terms`] of the field whose visible row r is `row(r)` (without
+    /// the walls).
+    #[inline(always)]
+    fn ready_terms_with(&mut self, row: impl Fn(usize) -> u16) {
         // Rows above the well's top that are full but for the well.
         let full_but_well = COLS & !(1 << (WELL + 3));
         let well_top = 20 - self.heights[WELL] as usize;
@@ -675,7 +682,7 @@ impl Features {
         let mut ready = 0;
         while r > 0 {
             r -= 1;
-            if board.row(r) == full_but_well {
+            if row(r) == full_but_well {
                 ready += 1;
             } else {
                 break;
@@ -786,6 +793,23 @@ struct Shape {
     top: i8,
     bottom: i8,
 }
+
+/// Every orientation's cells by row, for a pivot in column 0 (bit `dc + 3` of a
+/// `Board` row): entry `dr + 2` for the cells `dr` rows from the pivot's.
+const PIECE_ROWS: [[u16; 4]; 20] = {
+    let mut t = [[0u16; 4]; 20];
+    let mut o = 0;
+    while o < 20 {
+        let mut k = 0;
+        while k < 4 {
+            let (dr, dc) = ORIENTATION_CELLS[o][k];
+            t[o][(dr + 2) as usize] |= 1 << (dc + 3);
+            k += 1;
+        }
+        o += 1;
+    }
+    t
+};
 
 /// [`Shape`] of every orientation id.
 const SHAPES: [Shape; 20] = {
@@ -909,6 +933,39 @@ impl Parent {
         if lines > 0 {
             return None;
         }
+        Some(self.child_rows(|i| after.rows[i], o, x, y))
+    }
+
+    /// [`Parent::child`] of the placement of orientation `o` at (x, y) on `board`, the
+    /// field this parent measured, without placing it: the piece's rows are read with its
+    /// cells added. `None` when it completes a row (the caller places it and measures the
+    /// field whole).
+    #[inline(always)]
+    pub fn child_on(&self, board: &Board, o: u8, x: u8, y: u8) -> Option<Features> {
+        // The board's rows y..y+4 hold the piece's cells (`Board::place`'s rows).
+        let (y0, cells) = (usize::from(y), &PIECE_ROWS[usize::from(o)]);
+        let mut rows = [0u16; 4];
+        for (k, (row, &m)) in rows.iter_mut().zip(cells).enumerate() {
+            *row = board.rows[y0 + k] | m << x;
+            if m != 0 && (TOP..TOP + 20).contains(&(y0 + k)) && *row & COLS == COLS {
+                return None;
+            }
+        }
+        Some(self.child_rows(
+            |i| match rows.get(i.wrapping_sub(y0)) {
+                Some(&row) => row,
+                None => board.rows[i],
+            },
+            o,
+            x,
+            y,
+        ))
+    }
+
+    /// [`Parent::child`] of the field whose row `i` (of `Board::rows`: walls, and two
+    /// rows above the field first) is `row(i)`.
+    #[inline(always)]
+    fn child_rows(&self, row: impl Fn(usize) -> u16, o: u8, x: u8, y: u8) -> Features {
         let old = &self.columns;
         let mut f = Features::default();
         let (mut holes, mut covered, mut col_transitions) =
@@ -943,13 +1000,13 @@ impl Parent {
             let top = top.max(0) as usize;
             let mut t = self.rows_from[self.first.min(top)];
             for r in top..=bottom as usize {
-                t = t - u32::from(self.row_transitions[r]) + row_transitions(after.rows[r + TOP]);
+                t = t - u32::from(self.row_transitions[r]) + row_transitions(row(r + TOP));
             }
             t
         };
         f.height_terms(h, &self.ctx);
-        f.ready_terms(after);
-        Some(f)
+        f.ready_terms_with(|r| row(r + TOP) & COLS);
+        f
     }
 }
 
@@ -1124,6 +1181,8 @@ mod tests {
                 .child(&after, lines, o, x, y)
                 .unwrap_or_else(|| Features::of(&after, &next));
             proptest::prop_assert_eq!(lines > 0, parent.child(&after, lines, o, x, y).is_none());
+            // The same features read from the field before the piece and its rows.
+            proptest::prop_assert_eq!(parent.child_on(&b, o, x, y), parent.child(&after, lines, o, x, y));
             proptest::prop_assert_eq!(child, whole);
             for w in [Weights::default(), WeightSet::betatetris().base] {
                 proptest::prop_assert_eq!(child.value(&w).to_bits(), whole.value(&w).to_bits());
@@ -1153,6 +1212,11 @@ mod tests {
                         .child(&after, lines, p.o, p.x, p.y)
                         .unwrap_or_else(|| Features::of(&after, &ctx));
                     assert_eq!(child, Features::of(&after, &ctx), "{p:?}");
+                    assert_eq!(
+                        parent.child_on(&board, p.o, p.x, p.y),
+                        parent.child(&after, lines, p.o, p.x, p.y),
+                        "{p:?}"
+                    );
                     placements += 1;
                     clears += u32::from(lines > 0);
                 }

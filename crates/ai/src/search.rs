@@ -838,12 +838,27 @@ impl Search {
             if p.tops_out {
                 continue;
             }
-            let mut b = start.board;
-            let lines = b.place(p.o, p.x, p.y);
-            let v = v1 + self.leaf(node, &b, lines, &p);
+            let (lines, field) = self.placed(node, &p);
+            let v = v1 + (clear_value(&self.active, lines) + field);
             best = best.max(v);
         }
         best
+    }
+
+    /// The rows placement `p` clears on `node`'s field and the value of the field it
+    /// leaves (as [`Search::field`]), the piece placed on a copy of the field only when it
+    /// clears rows (otherwise the field's features come from its parent's and the piece's
+    /// rows: `Parent::child_on`).
+    #[inline(always)]
+    fn placed(&self, node: &Node, p: &Placement) -> (u32, f32) {
+        match node.parent.child_on(&node.board, p.o, p.x, p.y) {
+            Some(features) => (0, features.value(&self.active)),
+            None => {
+                let mut b = node.board;
+                let lines = b.place(p.o, p.x, p.y);
+                (lines, self.field(node, &b, lines, p))
+            }
+        }
     }
 
     /// [`Search::best_second`] that also finds the best placement as
@@ -853,28 +868,31 @@ impl Search {
     fn best_second_recorded(&mut self, start: &Start, node: &Node, v1: f32, t: usize) -> f32 {
         let n = self.generate_second(start);
         let mut best = f32::NEG_INFINITY;
-        // (`followed`'s value, the clears' value, field and progress after it)
-        let mut top: Option<(f32, f32, Board, Progress)> = None;
+        // (`followed`'s value, the clears' value, the placement)
+        let mut top: Option<(f32, f32, Placement)> = None;
         for j in 0..n {
             let p = self.second.placements()[j];
             if p.tops_out {
                 continue;
             }
-            let mut b = start.board;
-            let lines = b.place(p.o, p.x, p.y);
-            let field = self.field(node, &b, lines, &p);
+            let (lines, field) = self.placed(node, &p);
             let cleared = clear_value(&self.active, lines);
             // `leaf`'s sum, and `after_second`'s.
             best = best.max(v1 + (cleared + field));
             let clears = v1 + cleared;
             let ranked = clears + (clear_value(&self.active, 0) + field);
             if top.is_none_or(|t| ranked > t.0) {
-                top = Some((ranked, clears, b, node.progress.after(lines)));
+                top = Some((ranked, clears, p));
             }
         }
+        let best_placed = top.map(|(_, clears, p)| {
+            let mut b = start.board;
+            let lines = b.place(p.o, p.x, p.y);
+            (clears, b, node.progress.after(lines))
+        });
         self.tapes[t].push(Chosen {
             placements: n as u32,
-            best: top.map(|(_, clears, b, prog)| (clears, b, prog)),
+            best: best_placed,
         });
         best
     }
@@ -1391,7 +1409,11 @@ mod tests {
             // A line short of a level-up (at 28, to 29's gravity), on a stack where most
             // pieces clear rows, so that the clears and the lines' progress count too.
             let mut s = game.snapshot();
-            s.lines = if level == 28 { [0x89, 0x02] } else { [0x39, 0x02] };
+            s.lines = if level == 28 {
+                [0x89, 0x02]
+            } else {
+                [0x39, 0x02]
+            };
             for row in 12..20 {
                 for col in 0..10 {
                     if col != 9 && (row > 15 || col != row % 9) {
