@@ -944,12 +944,18 @@ impl Parent {
     pub fn child_on(&self, board: &Board, o: u8, x: u8, y: u8) -> Option<Features> {
         // The board's rows y..y+4 hold the piece's cells (`Board::place`'s rows).
         let (y0, cells) = (usize::from(y), &PIECE_ROWS[usize::from(o)]);
+        let window: &[u16; 4] = board.rows[y0..y0 + 4]
+            .try_into()
+            .expect("a pivot row of the field");
         let mut rows = [0u16; 4];
-        for (k, (row, &m)) in rows.iter_mut().zip(cells).enumerate() {
-            *row = board.rows[y0 + k] | m << x;
-            if m != 0 && (TOP..TOP + 20).contains(&(y0 + k)) && *row & COLS == COLS {
-                return None;
-            }
+        let mut full = false;
+        for k in 0..4 {
+            rows[k] = window[k] | cells[k] << x;
+            // (A row of the field that the piece completes: not one above or below it.)
+            full |= cells[k] != 0 && rows[k] & COLS == COLS && (y0 + k).wrapping_sub(TOP) < 20;
+        }
+        if full {
+            return None;
         }
         Some(self.child_rows(
             |i| match rows.get(i.wrapping_sub(y0)) {
