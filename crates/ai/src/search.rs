@@ -278,7 +278,7 @@ pub struct Search {
 /// same choices, and only the new last ply searched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Tape {
-    /// Neither.
+    /// Nothing recorded or read.
     #[default]
     Off,
     /// `Search::followed` and `Search::best_second` append to this tape.
@@ -364,7 +364,7 @@ impl Search {
     /// Ends a replay (and checks that it read its whole tape).
     fn end_replay(&mut self) {
         if let Tape::Replay(t, at) = self.tape {
-            debug_assert_eq!(at, self.tapes[t].len(), "a replay left plies unread");
+            debug_assert_eq!(at, self.tapes[t].len(), "a replay left choices unread");
         }
         self.tape = Tape::Off;
     }
@@ -571,10 +571,13 @@ impl Search {
         };
         self.order.first()?;
         // At depth 5 the candidates weighed `pieces` pieces deep record their choices,
-        // tape i for placement i, for the best of them weighed a piece deeper (see `Tape`).
-        let record = |me: &mut Search, i: usize| {
+        // for the best of them weighed a piece deeper (see `Tape`): placement `taped[t]`
+        // on tape t.
+        let mut taped: Vec<usize> = Vec::new();
+        let mut record = |me: &mut Search, i: usize| {
             if depth >= 5 {
-                me.record(i);
+                me.record(taped.len());
+                taped.push(i);
             }
         };
         let mut weighed = Vec::with_capacity(take);
@@ -609,7 +612,8 @@ impl Search {
             };
             let deep = SearchOptions::DEEP_BEAM.min(weighed_deep);
             for w in &mut weighed[..deep] {
-                self.replay(w.1);
+                let t = taped.iter().position(|&i| i == w.1);
+                self.replay(t.expect("the deeper candidates were weighed with a tape"));
                 w.0 = self.blind_value(&start, w.1, progress, pieces + 1);
                 self.end_replay();
             }
