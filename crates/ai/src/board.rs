@@ -111,7 +111,7 @@ impl Board {
 
     /// The four rows `y-2..=y+1` packed for [`Board::fits`], one 16-bit lane each.
     #[inline]
-    fn window(&self, y: u8) -> u64 {
+    pub(crate) fn window(&self, y: u8) -> u64 {
         let i = y as usize;
         (self.rows[i] as u64)
             | (self.rows[i + 1] as u64) << 16

@@ -10,7 +10,7 @@
 //! [`Bracket`] of the game (before 19, 19-28, 29 up to the double killscreen, the double
 //! killscreen itself), and the search takes the set of the position it searches from.
 
-use crate::board::{Board, COLS, TOP};
+use crate::board::{Board, COLS, PIECE_MASKS, TOP};
 use crate::inputs::InputModel;
 use nestris_core::tables::ORIENTATION_CELLS;
 use nestris_core::Region;
@@ -794,23 +794,6 @@ struct Shape {
     bottom: i8,
 }
 
-/// Every orientation's cells by row, for a pivot in column 0 (bit `dc + 3` of a
-/// `Board` row): entry `dr + 2` for the cells `dr` rows from the pivot's.
-const PIECE_ROWS: [[u16; 4]; 20] = {
-    let mut t = [[0u16; 4]; 20];
-    let mut o = 0;
-    while o < 20 {
-        let mut k = 0;
-        while k < 4 {
-            let (dr, dc) = ORIENTATION_CELLS[o][k];
-            t[o][(dr + 2) as usize] |= 1 << (dc + 3);
-            k += 1;
-        }
-        o += 1;
-    }
-    t
-};
-
 /// [`Shape`] of every orientation id.
 const SHAPES: [Shape; 20] = {
     let mut t = [Shape {
@@ -942,25 +925,23 @@ impl Parent {
     /// field whole).
     #[inline(always)]
     pub fn child_on(&self, board: &Board, o: u8, x: u8, y: u8) -> Option<Features> {
-        // The board's rows y..y+4 hold the piece's cells (`Board::place`'s rows).
-        let (y0, cells) = (usize::from(y), &PIECE_ROWS[usize::from(o)]);
-        let window: &[u16; 4] = board.rows[y0..y0 + 4]
-            .try_into()
-            .expect("a pivot row of the field");
-        let mut rows = [0u16; 4];
-        let mut full = false;
-        for k in 0..4 {
-            rows[k] = window[k] | cells[k] << x;
-            // (A row of the field that the piece completes: not one above or below it.)
-            full |= cells[k] != 0 && rows[k] & COLS == COLS && (y0 + k).wrapping_sub(TOP) < 20;
-        }
+        // The board's rows y..y+4 hold the piece's cells (`Board::place`'s rows), a
+        // 16-bit lane each in a window (`Board::fits`'s).
+        let y0 = usize::from(y);
+        let piece = PIECE_MASKS[usize::from(o)] << x;
+        let rows = board.window(y) | piece;
+        let lane = |w: u64, k: usize| (w >> (16 * k)) as u16;
+        // (A row of the field that the piece completes: not one above or below it.)
+        let full = (0..4).any(|k| {
+            lane(piece, k) != 0 && lane(rows, k) & COLS == COLS && (y0 + k).wrapping_sub(TOP) < 20
+        });
         if full {
             return None;
         }
         Some(self.child_rows(
-            |i| match rows.get(i.wrapping_sub(y0)) {
-                Some(&row) => row,
-                None => board.rows[i],
+            |i| match i.wrapping_sub(y0) {
+                k @ 0..4 => lane(rows, k),
+                _ => board.rows[i],
             },
             o,
             x,
@@ -1229,6 +1210,24 @@ mod tests {
             }
         }
         assert!(placements > 500 && clears > 0, "{placements} {clears}");
+    }
+
+    /// A piece that completes the bottom row (or the top one) is a clear for `child_on`
+    /// as for `Board::place`; the rows below the field are not the field's.
+    #[test]
+    fn child_on_sees_the_first_and_last_rows_complete() {
+        let ctx = ctx();
+        // A vertical I (orientation 17, cells 2 above to 1 below its pivot) into the gap.
+        let bottom = Board::from_text(&["#########."]);
+        let parent = Parent::new(&bottom, &ctx);
+        assert_eq!(parent.child_on(&bottom, 17, 9, 18), None);
+        assert!(parent.child_on(&bottom, 17, 0, 17).is_some());
+        let mut top = bottom;
+        top.rows[TOP] = crate::board::WALLS | 0x1FF << 3;
+        let parent = Parent::new(&top, &ctx);
+        let mut after = top;
+        assert_eq!(after.place(17, 9, 2), 1);
+        assert_eq!(parent.child_on(&top, 17, 9, 2), None);
     }
 
     #[test]
