@@ -3,6 +3,7 @@
 # meta_nestris) over meta_nestris's own FCEUX movies, both built from their sources.
 #
 #   tools/bench_meta.sh [META_NESTRIS_DIR] [bench-meta args...]     time both, alternating
+#                                          (--run: ours given each movie in one Game::run call)
 #   tools/bench_meta.sh callgrind [META_NESTRIS_DIR]                instructions per frame
 #
 # META_NESTRIS_DIR (argument or environment) is a checkout of meta_nestris; nothing of it is
@@ -58,9 +59,12 @@ command -v valgrind >/dev/null || { echo "valgrind not installed: no instruction
 out="$(mktemp -d)"
 for set in tas b_type death menuing all; do
     line="$set"
-    for engine in ours meta; do
+    # ours a step a frame, ours given each movie in one Game::run call, meta_nestris.
+    for engine in ours ours-run meta; do
+        args=(--only "${engine%-run}" --set "$set")
+        [[ $engine == ours-run ]] && args+=(--run)
         frames=$(valgrind --tool=callgrind --callgrind-out-file="$out/$engine-$set" \
-            --toggle-collect="*play_$engine*" "$bin" "$movies" --only "$engine" --set "$set" 2>/dev/null |
+            --toggle-collect="*play_${engine%-run}*" "$bin" "$movies" "${args[@]}" 2>/dev/null |
             sed -n 's/^frames //p')
         ir=$(sed -n 's/^summary: //p' "$out/$engine-$set")
         line="$line   $engine $(awk -v i="$ir" -v f="$frames" 'BEGIN { printf "%.1f", i / f }') instr/frame"

@@ -1,6 +1,7 @@
 //! Runs of idle frames: many frames of a piece falling on its own, nothing pressed, in one
 //! call ([`Game::fall_idle`]), and likewise the entry delay's frames that wait for the
-//! playfield's copy to the screen ([`Game::wait_for_copy`]).
+//! playfield's copy to the screen ([`Game::wait_for_copy`]) and the frames of a pause
+//! (`Game::pause_frames`, through [`Game::run`]).
 //!
 //! A placement environment or a search that plays a placement knows its inputs in advance,
 //! and most of a placement's frames, between its taps and after the last, are the piece
@@ -18,7 +19,7 @@ use crate::cycles_play as cy;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
 use crate::game::{Game, POLL_FLOOR};
-use crate::lfsr::lfsr_step;
+use crate::lfsr::{lfsr_advance, lfsr_step};
 use crate::play::{piece_sprite_cycles, BRANCH_ON_PLAY_STATE};
 use crate::timing::{Arrival, Clock};
 
@@ -100,15 +101,19 @@ impl Game {
     pub fn fall_idle(&mut self, max_frames: u32) -> IdleRun {
         let mut run = IdleRun::default();
         let s = &self.s;
-        let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
+        // The play state and the copy first: most frames a caller asks about fail there,
+        // before the gravity's lookup.
         if max_frames == 0
             || s.play_state != 1
-            || !in_plain_play(s)
             || s.vram_row != 0x20
+            || !in_plain_play(s)
             || s.completed_lines == 4
             || s.variant.das_only.is_some()
-            || double
         {
+            return run;
+        }
+        let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
+        if double {
             return run;
         }
         if !s.clock.known {
@@ -453,17 +458,68 @@ impl Game {
         ev
     }
 
+    /// Runs the frames of `inputs`, from the first, while each is a frame of a pause that
+    /// does not end it, in a game whose CPU time is not counted (recorded play with music,
+    /// as FCEUX movies are): the pause's short path in `Game::step`, whose frames change
+    /// only the interrupt's counters and the pad, in one go. The counters by their closed
+    /// forms, the pad from the last two frames; the frames' events are empty. Returns the
+    /// frames run: none when the game is not so paused, or the first frame ends the pause
+    /// (Start, and Start alone, newly pressed).
+    #[inline(never)]
+    fn pause_frames(&mut self, inputs: &[crate::Buttons]) -> usize {
+        const START: u8 = crate::Buttons::START.bits();
+        let s = &self.s;
+        // The conditions of `Game::step`'s way to `quiet_pause_frame`, and its own.
+        if !matches!(s.resume, Resume::Paused)
+            || s.clock.known
+            || s.flow.nmi_off_frames != 0
+            || s.render_mode == 3
+            || s.game_mode == 5
+        {
+            return 0;
+        }
+        let mut before = s.held;
+        let mut held = s.held;
+        let mut n = 0;
+        for b in inputs {
+            if b.0 & !held == START {
+                break;
+            }
+            before = held;
+            held = b.0;
+            n += 1;
+        }
+        if n > 0 {
+            let s = &mut self.s;
+            s.pressed = held & !before;
+            s.held = held;
+            s.clock.pause_entry = false;
+            s.flow.nmi_off_this_frame = false;
+            s.sleep_counter = s.sleep_counter.saturating_sub(n.min(255) as u8);
+            s.frame_counter = s.frame_counter.wrapping_add(n as u16);
+            s.rng = lfsr_advance(s.rng, n);
+        }
+        n
+    }
+
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
     /// [`Game::fall_idle`] where they are idle falling and [`Game::wait_for_copy`] where
-    /// they wait for the copy: the same game as one [`Game::step`] per item. Returns the
-    /// frames' events combined: flags OR-ed, lines cleared added (the cycles are not
-    /// kept).
+    /// they wait for the copy, a pause's frames in one go where the game's time is not
+    /// counted: the same game as one [`Game::step`] per item. Returns the frames' events
+    /// combined: flags OR-ed, lines cleared added (the cycles are not kept).
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
         let (mut flags, mut lines) = (0u32, 0u32);
         let mut k = 0;
         // The end of the stretch of no input `k` is in, found once a stretch.
         let mut idle_end = 0;
         while k < inputs.len() {
+            if matches!(self.s.resume, Resume::Paused) {
+                let n = self.pause_frames(&inputs[k..]);
+                if n > 0 {
+                    k += n;
+                    continue;
+                }
+            }
             if inputs[k].is_empty() {
                 if idle_end <= k {
                     idle_end = inputs[k..]
@@ -471,10 +527,14 @@ impl Game {
                         .position(|b| !b.is_empty())
                         .map_or(inputs.len(), |n| k + n);
                 }
-                let mut run = self.fall_idle((idle_end - k) as u32);
-                if run.frames == 0 {
-                    run = self.wait_for_copy((idle_end - k) as u32);
-                }
+                let left = (idle_end - k) as u32;
+                // By the play state first: a frame that neither run takes (the row check's
+                // work, the clear, the score, a menu's) pays one test, not two calls.
+                let run = match self.s.play_state {
+                    1 => self.fall_idle(left),
+                    2 | 3 | 8 => self.wait_for_copy(left),
+                    _ => IdleRun::default(),
+                };
                 if run.frames > 0 {
                     flags |= run.flags;
                     k += run.frames as usize;
@@ -547,11 +607,16 @@ mod tests {
                     .chain(core::iter::repeat_n(Buttons::NONE, frames as usize))
             })
             .collect();
+        run_agrees_on(game, &inputs)
+    }
+
+    /// [`Game::run`] over `inputs` plays as one step a frame does.
+    fn run_agrees_on(game: Game, inputs: &[Buttons]) -> Result<(), TestCaseError> {
         let mut a = game;
         let mut b = a.clone();
-        let (flags, lines) = a.run(&inputs);
+        let (flags, lines) = a.run(inputs);
         let (mut f, mut l) = (0, 0);
-        for &i in &inputs {
+        for &i in inputs {
             let e = b.step(i);
             f |= e.flags;
             l += u32::from(e.lines_cleared);
@@ -623,6 +688,64 @@ mod tests {
             run_both_ways(g.clone(), &pads)?;
             run_agrees(g, &pads)?;
         }
+    }
+
+    /// Pads of the pause test: Start alone (pauses and resumes), Start with another button
+    /// (which does not resume), moves, Select, the reset's pad, nothing.
+    const PAUSE_PADS: [u8; 10] = [0x00, 0x00, 0x10, 0x10, 0x11, 0x90, 0x02, 0x20, 0xF0, 0x07];
+
+    proptest! {
+        /// [`Game::run`] through pauses (each pad held for a stretch, as in a movie), in
+        /// games whose time is not counted (the music on: the pause's frames run in one go)
+        /// and counted ones, the same game and events as a step a frame.
+        #[test]
+        fn run_agrees_through_pauses(
+            seed in any::<u64>(),
+            level in prop::sample::select(vec![0u8, 9, 18, 29]),
+            music in prop::sample::select(vec![0u8, 2, 3]),
+            pads in prop::collection::vec(
+                (prop::sample::select(PAUSE_PADS.to_vec()), 1usize..150), 1..30),
+        ) {
+            let g = Game::new(GameSetup {
+                level,
+                music_type: music,
+                ..GameSetup::from_seed(seed)
+            });
+            let inputs: Vec<Buttons> = pads
+                .iter()
+                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
+                .collect();
+            run_agrees_on(g, &inputs)?;
+        }
+    }
+
+    /// A paused game whose time is not counted runs its pause in one call, up to the frame
+    /// that resumes it, with the counters and the pad of a step a frame.
+    #[test]
+    fn a_pause_runs_in_one_go() {
+        // The music on: the time is not counted once it plays.
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            music_type: 0,
+            ..GameSetup::from_seed(7)
+        });
+        for _ in 0..20 {
+            g.step(Buttons::NONE);
+        }
+        g.step(Buttons::START);
+        g.step(Buttons::NONE);
+        assert!(g.state().paused() && !g.state().clock.known);
+        let mut inputs = vec![Buttons::NONE; 500];
+        inputs[100] = Buttons::A;
+        inputs[200] = Buttons(0x11);
+        inputs[300] = Buttons::START;
+        let mut stepped = g.clone();
+        for &b in &inputs[..300] {
+            stepped.step(b);
+        }
+        assert_eq!(g.pause_frames(&inputs), 300);
+        assert_eq!(g, stepped);
+        assert_eq!(g.pause_frames(&inputs[300..]), 0, "Start alone resumes");
     }
 
     /// A game played with nothing pressed runs most of its frames before the top-out in

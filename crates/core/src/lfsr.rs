@@ -11,6 +11,38 @@ pub const fn lfsr_step(v: u16) -> u16 {
     (((v >> 9) ^ (v >> 1)) & 1) << 15 | (v >> 1)
 }
 
+/// Eight steps of the LFSR as two tables (the generator is linear over GF(2): eight steps
+/// of `v` are those of its low byte XOR those of its high byte).
+const EIGHT_STEPS: [[u16; 256]; 2] = {
+    let mut t = [[0u16; 256]; 2];
+    let mut x = 0;
+    while x < 256 {
+        let (mut lo, mut hi) = (x as u16, (x as u16) << 8);
+        let mut k = 0;
+        while k < 8 {
+            lo = lfsr_step(lo);
+            hi = lfsr_step(hi);
+            k += 1;
+        }
+        t[0][x] = lo;
+        t[1][x] = hi;
+        x += 1;
+    }
+    t
+};
+
+/// `n` steps of the LFSR, eight at a time: what `n` frames' interrupts do to it.
+#[inline]
+pub fn lfsr_advance(mut v: u16, n: usize) -> u16 {
+    for _ in 0..n / 8 {
+        v = EIGHT_STEPS[0][usize::from(v as u8)] ^ EIGHT_STEPS[1][usize::from(v >> 8)];
+    }
+    for _ in 0..n % 8 {
+        v = lfsr_step(v);
+    }
+    v
+}
+
 /// Result of one `pickRandomTetrimino` call.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Pick {
@@ -68,6 +100,25 @@ mod tests {
             assert!(n <= 65536);
         }
         assert_eq!(n, 32767);
+    }
+
+    #[test]
+    fn advance_is_that_many_steps() {
+        // Every state eight steps on, then runs of every length to 40 from a few states.
+        for v in 0..=u16::MAX {
+            let mut w = v;
+            for _ in 0..8 {
+                w = lfsr_step(w);
+            }
+            assert_eq!(lfsr_advance(v, 8), w, "{v:04X}");
+        }
+        for v in [0u16, 1, POWER_ON_SEED, 0xFFFF, 0x1234] {
+            let mut w = v;
+            for n in 0..40 {
+                assert_eq!(lfsr_advance(v, n), w, "{v:04X} + {n}");
+                w = lfsr_step(w);
+            }
+        }
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! round; each engine's figure is its fastest round (the machine is shared, noise only
 //! slows), the whole suite's the sum of the sets'. `--only ours|meta` plays one engine once, for callgrind to count its
 //! instructions (`tools/bench_meta.sh callgrind` does that and divides by the frames).
+//! Our engine is stepped a frame a call, or with `--run` given each movie in one
+//! `Game::run` call (which must end every movie in the game the steps do).
 
 use meta_nestris::{Input, State};
 use nestris_core::{Buttons, Game, GameMode, Region};
@@ -89,6 +91,29 @@ fn play_ours(inputs: &[Buttons]) -> Game {
     game
 }
 
+/// Our engine given the whole movie at once (`Game::run`: the pauses and the idle
+/// stretches by their closed forms), as a replay check or a simulator plays.
+#[inline(never)]
+fn play_ours_run(inputs: &[Buttons]) -> Game {
+    let mut game = Game::power_on(Region::Ntsc);
+    black_box(game.run(inputs));
+    game
+}
+
+/// How our engine is driven: a step a frame, or `Game::run` over the whole movie.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drive {
+    Step,
+    Run,
+}
+
+fn play(drive: Drive, inputs: &[Buttons]) -> Game {
+    match drive {
+        Drive::Step => play_ours(inputs),
+        Drive::Run => play_ours_run(inputs),
+    }
+}
+
 #[inline(never)]
 fn play_meta(inputs: &[Input]) -> State<{ meta_nestris::Modifier::empty() }> {
     let mut state = State::new();
@@ -165,6 +190,11 @@ fn agree(list: &[Movie]) -> bool {
     let mut ok = true;
     for m in list {
         let ours = end_ours(&play_ours(&m.ours));
+        let run = play_ours_run(&m.ours);
+        if run != play_ours(&m.ours) {
+            ok = false;
+            println!("DIFFER {}: Game::run and a step a frame end in different games", m.name);
+        }
         let meta = end_meta(&play_meta(&m.meta));
         let expected = m.score.is_none_or(|s| s == meta.score);
         if ours != meta || !expected {
@@ -185,14 +215,14 @@ fn time(f: impl FnOnce()) -> Duration {
 }
 
 /// Times one set; returns the engines' best rounds (ours, meta_nestris).
-fn bench(name: &str, set: &[&Movie], rounds: usize) -> (Duration, Duration) {
+fn bench(name: &str, set: &[&Movie], rounds: usize, drive: Drive) -> (Duration, Duration) {
     let frames: usize = set.iter().map(|m| m.ours.len()).sum();
     let (mut ours, mut meta) = (Duration::MAX, Duration::MAX);
     let mut ratios = Vec::with_capacity(rounds);
     for round in 0..rounds {
         let run_ours = || {
             for m in set {
-                black_box(play_ours(black_box(&m.ours)));
+                black_box(play(drive, black_box(&m.ours)));
             }
         };
         let run_meta = || {
@@ -239,16 +269,18 @@ fn main() {
     let mut rounds = 200;
     let mut only: Option<String> = None;
     let mut want = String::from("all");
+    let mut drive = Drive::Step;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--rounds" => rounds = args.next().and_then(|r| r.parse().ok()).unwrap_or(rounds),
             "--only" => only = args.next(),
+            "--run" => drive = Drive::Run,
             "--set" => want = args.next().unwrap_or(want),
             _ => dir = Some(PathBuf::from(a)),
         }
     }
     let Some(dir) = dir else {
-        eprintln!("usage: bench-meta <meta_nestris>/tests/movies [--rounds N] [--set tas|b_type|death|menuing|all] [--only ours|meta]");
+        eprintln!("usage: bench-meta <meta_nestris>/tests/movies [--rounds N] [--set tas|b_type|death|menuing|all] [--only ours|meta] [--run]");
         std::process::exit(2);
     };
     let list = movies(&dir);
@@ -260,7 +292,7 @@ fn main() {
     match only.as_deref() {
         Some("ours") => {
             for m in &chosen {
-                black_box(play_ours(&m.ours));
+                black_box(play(drive, &m.ours));
             }
             println!("frames {frames}");
             return;
@@ -287,11 +319,18 @@ fn main() {
         list.len()
     );
     println!("best of {rounds} rounds per engine; a round plays the whole set");
+    println!(
+        "ours driven by {}",
+        match drive {
+            Drive::Step => "Game::step, a call a frame",
+            Drive::Run => "Game::run, the whole movie in one call",
+        }
+    );
     let (mut ours, mut meta) = (Duration::ZERO, Duration::ZERO);
     for (_, set) in SETS {
         let movies: Vec<&Movie> = list.iter().filter(|m| m.set == set).collect();
         if want == "all" || want == set {
-            let (o, t) = bench(set, &movies, rounds);
+            let (o, t) = bench(set, &movies, rounds, drive);
             ours += o;
             meta += t;
         }
