@@ -142,6 +142,19 @@ pub struct Game {
 /// test for an interrupt landing in its work before the wait.
 pub(crate) const POLL_FLOOR: u32 = 24_000;
 
+/// A pause whose frames the pause's short path may take: the pause loop, the play screen
+/// not drawn, not the demo.
+#[inline(always)]
+pub(crate) fn quiet_pause(s: &Snapshot) -> bool {
+    matches!(s.resume, Resume::Paused) && s.render_mode != 3 && s.game_mode != 5
+}
+
+/// The pad's newly pressed buttons end the pause: Start, and Start alone.
+#[inline(always)]
+pub(crate) const fn ends_pause(pressed: u8) -> bool {
+    pressed == Buttons::START.bits()
+}
+
 impl Game {
     /// Starts a game as the cartridge's game init does, and returns the state just before
     /// its first frame (`gameModeState` 1; the next [`Game::step`] is frame 0).
@@ -385,11 +398,7 @@ impl Game {
         let s = &mut self.s;
         let now = buttons.bits();
         let pressed = now & !s.held;
-        if !matches!(s.resume, Resume::Paused)
-            || s.render_mode == 3
-            || s.game_mode == 5
-            || pressed == Buttons::START.bits()
-        {
+        if !quiet_pause(s) || ends_pause(pressed) {
             return false;
         }
         s.pressed = pressed;
@@ -406,6 +415,15 @@ impl Game {
         s.sleep_counter = s.sleep_counter.saturating_sub(1);
         s.frame_counter = s.frame_counter.wrapping_add(1);
         s.rng = lfsr_step(s.rng);
+    }
+
+    /// [`Game::tick_counters`] `n` times, by the counters' closed forms.
+    #[inline]
+    pub(crate) fn advance_counters(&mut self, n: usize) {
+        let s = &mut self.s;
+        s.sleep_counter = s.sleep_counter.saturating_sub(n.min(255) as u8);
+        s.frame_counter = s.frame_counter.wrapping_add(n as u16);
+        s.rng = crate::lfsr::lfsr_advance(s.rng, n);
     }
 
     /// A counted play frame in a state whose update never waits and is not the score's
@@ -906,7 +924,7 @@ impl Game {
                 ev.count::<COUNT>(
                     cycles::wait_exit(self.s.clock.after_load) + after_wait + cycles::PAUSE_LOOP,
                 );
-                if self.s.pressed != Buttons::START.bits() {
+                if !ends_pause(self.s.pressed) {
                     ev.count::<COUNT>(cycles::PAUSE_WAIT);
                     if COUNT {
                         self.update_audio(music, ev);

@@ -18,8 +18,8 @@ use crate::cycles::{
 use crate::cycles_play as cy;
 use crate::events::FrameEvents;
 use crate::flow::Resume;
-use crate::game::{Game, POLL_FLOOR};
-use crate::lfsr::{lfsr_advance, lfsr_step};
+use crate::game::{ends_pause, quiet_pause, Game, POLL_FLOOR};
+use crate::lfsr::lfsr_step;
 use crate::play::{piece_sprite_cycles, BRANCH_ON_PLAY_STATE};
 use crate::timing::{Arrival, Clock};
 
@@ -467,22 +467,16 @@ impl Game {
     /// (Start, and Start alone, newly pressed).
     #[inline(never)]
     fn pause_frames(&mut self, inputs: &[crate::Buttons]) -> usize {
-        const START: u8 = crate::Buttons::START.bits();
         let s = &self.s;
         // The conditions of `Game::step`'s way to `quiet_pause_frame`, and its own.
-        if !matches!(s.resume, Resume::Paused)
-            || s.clock.known
-            || s.flow.nmi_off_frames != 0
-            || s.render_mode == 3
-            || s.game_mode == 5
-        {
+        if s.clock.known || s.flow.nmi_off_frames != 0 || !quiet_pause(s) {
             return 0;
         }
         let mut before = s.held;
         let mut held = s.held;
         let mut n = 0;
         for b in inputs {
-            if b.0 & !held == START {
+            if ends_pause(b.0 & !held) {
                 break;
             }
             before = held;
@@ -495,9 +489,7 @@ impl Game {
             s.held = held;
             s.clock.pause_entry = false;
             s.flow.nmi_off_this_frame = false;
-            s.sleep_counter = s.sleep_counter.saturating_sub(n.min(255) as u8);
-            s.frame_counter = s.frame_counter.wrapping_add(n as u16);
-            s.rng = lfsr_advance(s.rng, n);
+            self.advance_counters(n);
         }
         n
     }

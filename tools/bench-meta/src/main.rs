@@ -189,9 +189,9 @@ fn movies(dir: &Path) -> Vec<Movie> {
 fn agree(list: &[Movie]) -> bool {
     let mut ok = true;
     for m in list {
-        let ours = end_ours(&play_ours(&m.ours));
-        let run = play_ours_run(&m.ours);
-        if run != play_ours(&m.ours) {
+        let stepped = play_ours(&m.ours);
+        let ours = end_ours(&stepped);
+        if play_ours_run(&m.ours) != stepped {
             ok = false;
             println!("DIFFER {}: Game::run and a step a frame end in different games", m.name);
         }
