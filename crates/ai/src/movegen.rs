@@ -361,9 +361,8 @@ pub struct MoveGen {
     /// The tapping search's sets of states per frame boundary, and what finding the
     /// inputs of its placements needs (`tapping`).
     taps: tapping::Taps,
-    /// Per frame boundary of the tapping search: the states reached by a frame of
-    /// waiting in which the piece did not move down.
-    waited_sets: Vec<u64>,
+    /// The tapping search's working sets.
+    ring: tapping::Ring,
     /// The last search was the tapping one (placements refer to `taps`, not `nodes`).
     tapping: bool,
     /// States expanded in the last search (for benchmarks).

@@ -156,16 +156,39 @@ impl PlacementEpisode {
     /// A new episode from `seed`: the game is run with no input until its first piece
     /// is under control, and that piece's placements are generated with `mg`.
     pub fn new(cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
+        PlacementEpisode::with_buffers(cfg, seed, mg, Vec::new(), Vec::new(), Trace::default())
+    }
+
+    /// Makes this the episode [`PlacementEpisode::new`] makes, keeping the buffers (the
+    /// placements, their inputs and the search's record) of the one it was: a vector
+    /// environment's resets then allocate nothing.
+    pub fn restart(&mut self, cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) {
+        // (`generate` clears the placements and their inputs.)
+        let choices = std::mem::take(&mut self.choices);
+        let inputs = std::mem::take(&mut self.inputs);
+        let trace = std::mem::take(&mut self.trace);
+        *self = PlacementEpisode::with_buffers(cfg, seed, mg, choices, inputs, trace);
+    }
+
+    /// [`PlacementEpisode::new`] with the given buffers.
+    fn with_buffers(
+        cfg: &PlacementConfig,
+        seed: Option<u64>,
+        mg: &mut MoveGen,
+        choices: Vec<Choice>,
+        inputs: Vec<u8>,
+        trace: Trace,
+    ) -> PlacementEpisode {
         let mut ep = PlacementEpisode {
             game: Game::new(cfg.game.setup(seed)),
             seed,
             steps: 0,
             frames: 0,
             ended: false,
-            choices: Vec::new(),
+            choices,
             overflowed: false,
-            inputs: Vec::new(),
-            trace: Trace::default(),
+            inputs,
+            trace,
             traced: false,
         };
         let (_, start) = ep.advance();
@@ -463,6 +486,10 @@ impl Task for PlacementConfig {
 
     fn start(&self, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
         PlacementEpisode::new(self, seed, mg)
+    }
+
+    fn restart(&self, ep: &mut PlacementEpisode, seed: Option<u64>, mg: &mut MoveGen) {
+        ep.restart(self, seed, mg);
     }
 
     fn step(

@@ -107,6 +107,11 @@ pub trait Task: Sync {
 
     /// A new episode from `seed`.
     fn start(&self, seed: Option<u64>, worker: &mut Self::Worker) -> Self::Episode;
+    /// `ep` made a new episode from `seed`, as [`Task::start`] makes one; a task may keep
+    /// the old episode's buffers instead of allocating them again.
+    fn restart(&self, ep: &mut Self::Episode, seed: Option<u64>, worker: &mut Self::Worker) {
+        *ep = self.start(seed, worker);
+    }
     /// One step of `ep` with `action`. An episode that has ended does not move.
     fn step(
         &self,
@@ -245,7 +250,7 @@ impl<'a, T: Task> Rows<'a, T> {
     /// Starts game `i` anew from `seed`: the step outputs are those of a first
     /// observation (reward 0, neither flag, no events).
     pub fn reset(&mut self, task: &T, i: usize, seed: u64, worker: &mut T::Worker) {
-        self.eps[i] = task.start(Some(seed), worker);
+        task.restart(&mut self.eps[i], Some(seed), worker);
         self.needs_reset[i] = false;
         self.rewards[i] = 0.0;
         self.terminated[i] = false;

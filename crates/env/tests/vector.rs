@@ -219,3 +219,47 @@ fn the_picture_shows_the_rows_of_a_clear_and_the_board_is_ram() {
     }
     panic!("no line clear in 100,000 frames");
 }
+
+#[test]
+fn a_restarted_placement_episode_is_a_new_one() {
+    // A reset keeps the old episode's buffers (its placements, inputs and search record):
+    // what follows must be the game a new episode plays, step for step.
+    let cfg = PlacementConfig {
+        game: GameOptions {
+            level: 18,
+            ..GameOptions::default()
+        },
+        ..PlacementConfig::default()
+    };
+    let mut mg = MoveGen::new();
+    let mut old = PlacementEpisode::new(&cfg, Some(7), &mut mg);
+    for k in 0..30 {
+        if old.ended {
+            break;
+        }
+        let a = k * 5 % old.num_choices();
+        old.step(&cfg, a, &mut mg).unwrap();
+    }
+    for seed in [3, 11] {
+        old.restart(&cfg, Some(seed), &mut mg);
+        let mut new = PlacementEpisode::new(&cfg, Some(seed), &mut MoveGen::new());
+        for k in 0..40 {
+            assert_eq!(old.game.state(), new.game.state(), "seed {seed}, step {k}");
+            assert_eq!(old.choices, new.choices, "seed {seed}, step {k}");
+            assert_eq!(
+                (old.steps, old.frames, old.ended),
+                (new.steps, new.frames, new.ended)
+            );
+            if new.ended {
+                break;
+            }
+            let a = k * 7 % new.num_choices();
+            assert_eq!(old.choice_inputs(a), new.choice_inputs(a));
+            let (o, n) = (
+                old.step(&cfg, a, &mut mg).unwrap(),
+                new.step(&cfg, a, &mut MoveGen::new()).unwrap(),
+            );
+            assert_eq!(o, n, "seed {seed}, step {k}");
+        }
+    }
+}

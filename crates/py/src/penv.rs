@@ -205,8 +205,8 @@ impl PlacementEnv {
         seed: u64,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let cfg = &self.cfg;
-        let mg = &mut self.mg;
-        self.ep = py.detach(|| PlacementEpisode::new(cfg, Some(seed), mg));
+        let (mg, ep) = (&mut self.mg, &mut self.ep);
+        py.detach(|| ep.restart(cfg, Some(seed), mg));
         let inf = info(py, &self.ep, &Outcome::default())?;
         inf.set_item(intern!(py, "seed"), seed)?;
         Ok((observation(py, &self.cfg, &self.ep)?, inf))

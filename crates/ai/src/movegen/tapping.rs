@@ -36,9 +36,19 @@ use nestris_core::tables::{ORIENTATION_CELLS, ROTATE_A};
 
 /// The ten column bits of one orientation lane.
 const LANE: u64 = 0x3FF;
-/// Rows of a fit table: the pivot rows 0..=20, and 21 and 22 where nothing fits (a drop
-/// from row 20 or a test one row further).
-const FIT_ROWS: usize = 23;
+/// Rows of a fit table: the pivot rows 0..=20, and from 21 on rows where nothing fits (a
+/// drop from row 20 or a test one row further). A power of two, so that a row masked
+/// with `FIT_ROWS - 1` needs no bounds check.
+const FIT_ROWS: usize = 32;
+/// Frame boundaries the fall table holds: a power of two above the longest fall (21 rows
+/// of at most 256 frames, the first piece's countdown of at most 128, a gap of at most
+/// 255 after the last), indexed masked as the fit rows are.
+const FALL_FRAMES: usize = 8192;
+/// Slots of the sets the search is working on, a ring indexed by boundary and place
+/// masked with `RING - 1`: a power of two above the boundaries a tap reaches ahead
+/// (`(longest gap + 1) * places`: 256 for one place, at most 65 * 8 for more, as a
+/// pattern string is at most 64 frames).
+pub(super) const RING: usize = 1024;
 /// A placement's `node` for a tap landing: the boundary in the low 16 bits, the place in
 /// the pattern from `PHASE_SHIFT` on, and this flag.
 const TAPPED: u32 = 1 << 31;
@@ -53,6 +63,7 @@ const PHASE_SHIFT: u32 = 24;
 /// walls in the row's outer bits block the pivots that would leave the field).
 fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [u64; FIT_ROWS]) {
     *fit = [0; FIT_ROWS];
+    debug_assert!(from_row <= 21);
     // The rows above the stack hold only the walls: there a lane's fit is the same on
     // every row, that of the first.
     let clear = board.rows.iter().take_while(|&&r| r == WALLS).count();
@@ -138,10 +149,12 @@ fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
 #[derive(Clone, Debug)]
 pub(super) struct Taps {
     /// Per frame boundary from the start and place in the pattern (`f * phases + k`): the
-    /// states alive.
+    /// states alive, up to the last boundary with any.
     sets: Vec<u64>,
-    /// Per frame boundary: the row the alive states are on.
+    /// Per frame boundary: the row the alive states are on (`rows_len` of them; the
+    /// table is [`FALL_FRAMES`] long once a search has run).
     rows: Vec<u8>,
+    rows_len: usize,
     /// What `rows` was made from: the start's row, gravity timer and countdown, the
     /// speed and the pattern's longest gap.
     fall: Option<(u8, u8, u8, u8, u8)>,
@@ -161,8 +174,30 @@ pub(super) struct Taps {
     /// Per state bit: the rows it landed on (bit per row).
     landed_rows: Box<[u32; 64]>,
     /// Per state bit and row it landed on: the landing's frame, the boundary it was
-    /// made from (bits 16..32) and whether by a tap (bit 32).
-    landings: Vec<u64>,
+    /// made from (bits 16..32) and whether by a tap (bit 32). 64 long once a search has
+    /// run (a record made by `Default` allocates nothing: placement episodes make one
+    /// each).
+    landings: Vec<[u64; FIT_ROWS]>,
+}
+
+/// The sets of states the tapping search is working on, by boundary and place: a ring
+/// (see [`RING`]), all zero between searches. Scratch of the generator, not of a search's
+/// record (which [`Taps`] is, and a trace takes).
+#[derive(Clone, Debug)]
+pub(super) struct Ring {
+    /// The states alive.
+    sets: Box<[u64; RING]>,
+    /// The states reached by a frame of waiting in which the piece did not move down.
+    waited: Box<[u64; RING]>,
+}
+
+impl Default for Ring {
+    fn default() -> Self {
+        Ring {
+            sets: Box::new([0; RING]),
+            waited: Box::new([0; RING]),
+        }
+    }
 }
 
 impl Default for Taps {
@@ -170,6 +205,7 @@ impl Default for Taps {
         Taps {
             sets: Vec::new(),
             rows: Vec::new(),
+            rows_len: 0,
             fall: None,
             fit: [0; FIT_ROWS],
             ids: [0; 4],
@@ -262,14 +298,21 @@ impl MoveGen {
         // frames has dropped on the same frames.
         // The same for every search from the same start and speed (a placement game's
         // pieces mostly start alike): kept from the last search.
+        if t.rows.len() != FALL_FRAMES {
+            t.rows = vec![0; FALL_FRAMES];
+            t.landings = vec![[0; FIT_ROWS]; 64];
+            t.fall = None;
+        }
         let fall = (root.y, root.ft, root.ary, rules.speed, longest as u8);
         if t.fall != Some(fall) {
             t.fall = Some(fall);
-            t.rows.clear();
+            let rows = &mut t.rows;
+            let mut len = 0;
             let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
             let speed = rules.speed;
             loop {
-                t.rows.push(y);
+                rows[len & (FALL_FRAMES - 1)] = y;
+                len += 1;
                 if y > 20 {
                     break;
                 }
@@ -285,70 +328,83 @@ impl MoveGen {
                 }
             }
             // Room for the frames of a tap made from the last boundaries.
-            let last_row = *t.rows.last().unwrap();
             for _ in 0..longest {
-                t.rows.push(last_row);
+                rows[len & (FALL_FRAMES - 1)] = y;
+                len += 1;
             }
+            debug_assert!(len <= FALL_FRAMES);
+            t.rows_len = len;
         }
-        let frames = t.rows.len();
+        debug_assert!((longest + 1) * phases <= RING);
+        // The sets being worked on live in a ring (`ring`, and per boundary and place the
+        // states reached by a frame of waiting without dropping, `waited`), all zero
+        // between searches: each slot is cleared as its boundary is taken, and nothing
+        // is put past the last boundary taken. Each boundary's set is also kept in
+        // `t.sets`, which finding a placement's inputs reads.
+        let ring = &mut self.ring.sets[..];
+        let waited = &mut self.ring.waited[..];
+        const M: usize = RING - 1;
+        const Y: usize = FIT_ROWS - 1;
+        const F: usize = FALL_FRAMES - 1;
         t.sets.clear();
-        t.sets.resize(frames * phases, 0);
-        // Per boundary and place: the states reached by a frame of waiting without
-        // dropping.
-        self.waited_sets.clear();
-        self.waited_sets.resize(frames * phases, 0);
         let mut landed = [0u64; FIT_ROWS];
         t.landed_rows.fill(0);
-        t.landings.resize(64 * FIT_ROWS, 0);
-        let (landed_rows, landings) = (&mut t.landed_rows, &mut t.landings);
+        let landed_rows = &mut t.landed_rows;
+        let landings: &mut [[u64; FIT_ROWS]; 64] = (&mut t.landings[..]).try_into().unwrap();
         t.root = bit(root.o, root.x);
-        t.sets[0] = t.root;
-        let (fit, rows, sets, waited) = (&t.fit, &t.rows, &mut t.sets, &mut self.waited_sets);
+        ring[0] = t.root;
+        let rows: &[u8; FALL_FRAMES] = t.rows[..].try_into().unwrap();
+        let (fit, sets) = (&t.fit, &mut t.sets);
         let (kind, gaps) = (t.kind, &t.gaps);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
         // `from` at place `k`, by a tap or not); only the first landing on a spot is kept.
         let mut any_landed = 0u64;
         let mut record = |land: u64, row: u8, frame: usize, from: usize, k: usize, tapped: bool| {
-            let mut new = land & !landed[row as usize];
-            landed[row as usize] |= new;
+            let row = row as usize & Y;
+            let mut new = land & !landed[row];
+            landed[row] |= new;
             any_landed |= new;
+            let l = frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32 | (k as u64) << 33;
             while new != 0 {
-                let b = new.trailing_zeros() as usize;
+                let b = new.trailing_zeros() as usize & 63;
                 new &= new - 1;
                 landed_rows[b] |= 1 << row;
-                landings[b * FIT_ROWS + row as usize] =
-                    frame as u64 | (from as u64) << 16 | u64::from(tapped) << 32 | (k as u64) << 33;
+                landings[b][row] = l;
             }
         };
         let mut last = 0;
         let mut f = 0;
         let mut boundaries = 0;
         while f <= last {
+            let y = rows[f & F];
+            let dropping = rows[(f + 1) & F] != y;
             for k in 0..phases {
                 let at = f * phases + k;
-                let alive = sets[at];
+                let alive = std::mem::take(&mut ring[at & M]);
+                let was_waited = std::mem::take(&mut waited[at & M]);
+                sets.push(alive);
                 if alive == 0 {
                     continue;
                 }
                 boundaries += 1;
-                let y = rows[f];
                 // A frame of waiting: the same place in the pattern.
-                if rows[f + 1] != y {
-                    let below = fit[y as usize + 1];
+                let next = (at + phases) & M;
+                if dropping {
+                    let below = fit[(y as usize + 1) & Y];
                     record(alive & !below, y, f + 1, f, k, false);
                     if alive & below != 0 {
-                        sets[at + phases] |= alive & below;
+                        ring[next] |= alive & below;
                         last = last.max(f + 1);
                     }
                 } else {
-                    sets[at + phases] |= alive;
-                    waited[at + phases] |= alive;
+                    ring[next] |= alive;
+                    waited[next] |= alive;
                     last = last.max(f + 1);
                 }
                 // Every tap at once, from the states not reached by waiting.
-                let p = alive & !waited[at];
+                let p = alive & !was_waited;
                 if p != 0 {
-                    let free = fit[y as usize];
+                    let free = fit[y as usize & Y];
                     let l = shift(p, free, -1);
                     let r = shift(p, free, 1);
                     let mut u = l | r;
@@ -361,37 +417,40 @@ impl MoveGen {
                     }
                     // The tap's frame and the frames after it, to the next place.
                     let gap = if ONE { gaps[0] } else { gaps[k] } as usize;
+                    let mut was = y;
                     for j in 1..=gap {
-                        let (was, now) = (rows[f + j - 1], rows[f + j]);
+                        let now = rows[(f + j) & F];
                         if now != was {
-                            let below = fit[was as usize + 1];
+                            let below = fit[(was as usize + 1) & Y];
                             record(u & !below, was, f + j, f, k, true);
                             u &= below;
                             if u == 0 {
                                 break;
                             }
                         }
+                        was = now;
                     }
                     if u != 0 {
-                        let next = if ONE || k + 1 == phases { 0 } else { k + 1 };
-                        sets[(f + gap) * phases + next] |= u;
+                        let place = if ONE || k + 1 == phases { 0 } else { k + 1 };
+                        ring[((f + gap) * phases + place) & M] |= u;
                         last = last.max(f + gap);
                     }
                 }
             }
             f += 1;
         }
+        debug_assert!(last + longest < t.rows_len);
         // The placements in the order of (orientation, column, row), which is that of
         // the bits and then the rows.
         let prefix = self.prefix.len() as u16;
         while any_landed != 0 {
-            let b = any_landed.trailing_zeros() as usize;
+            let b = any_landed.trailing_zeros() as usize & 63;
             any_landed &= any_landed - 1;
             let mut rows = t.landed_rows[b];
             while rows != 0 {
-                let row = rows.trailing_zeros() as usize;
+                let row = rows.trailing_zeros() as usize & Y;
                 rows &= rows - 1;
-                let l = t.landings[b * FIT_ROWS + row];
+                let l = t.landings[b][row];
                 let (frame, from) = (l as u16, (l >> 16) as u16);
                 let phase = (l >> 33) as u32;
                 self.placements.push(Placement {
