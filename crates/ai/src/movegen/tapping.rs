@@ -346,7 +346,9 @@ impl MoveGen {
         const M: usize = RING - 1;
         const Y: usize = FIT_ROWS - 1;
         const F: usize = FALL_FRAMES - 1;
-        t.sets.clear();
+        // (Out of `t` while the loop runs, so that its length stays in a register.)
+        let mut sets = std::mem::take(&mut t.sets);
+        sets.clear();
         let mut landed = [0u64; FIT_ROWS];
         t.landed_rows.fill(0);
         let landed_rows = &mut t.landed_rows;
@@ -354,7 +356,7 @@ impl MoveGen {
         t.root = bit(root.o, root.x);
         ring[0] = t.root;
         let rows: &[u8; FALL_FRAMES] = t.rows[..].try_into().unwrap();
-        let (fit, sets) = (&t.fit, &mut t.sets);
+        let fit = &t.fit;
         let (kind, gaps) = (t.kind, &t.gaps);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
         // `from` at place `k`, by a tap or not); only the first landing on a spot is kept.
@@ -440,6 +442,7 @@ impl MoveGen {
             f += 1;
         }
         debug_assert!(last + longest < t.rows_len);
+        t.sets = sets;
         // The placements in the order of (orientation, column, row), which is that of
         // the bits and then the rows.
         let prefix = self.prefix.len() as u16;
@@ -512,12 +515,23 @@ impl Taps {
             // Back by waiting to the state's arrival at this place: the first boundary of
             // the run of boundaries it is alive at (a state alive at two boundaries in a
             // row stayed by waiting: one that could not drop would have landed).
-            f = t.sets[..f * phases]
-                .iter()
-                .skip(k)
-                .step_by(phases)
-                .rposition(|&alive| alive & b == 0)
-                .map_or(0, |g| g + 1);
+            let sets = &t.sets[..f * phases];
+            if ONE {
+                // A state falls alive over many boundaries: eight at a time first.
+                while f >= 8 && sets[f - 8..f].iter().fold(b, |a, &s| a & s) != 0 {
+                    f -= 8;
+                }
+                while f > 0 && sets[f - 1] & b != 0 {
+                    f -= 1;
+                }
+            } else {
+                f = sets
+                    .iter()
+                    .skip(k)
+                    .step_by(phases)
+                    .rposition(|&alive| alive & b == 0)
+                    .map_or(0, |g| g + 1);
+            }
             if f == 0 {
                 break;
             }
