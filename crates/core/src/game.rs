@@ -428,7 +428,8 @@ impl Game {
     }
 
     /// A counted play frame in a state whose update never waits and is not the score's
-    /// (falling, lock, row check, A-type goal check, garbage, spawn), with neither Select
+    /// (falling, lock, row check, the clear's animation but its last frame, A-type goal
+    /// check, garbage, spawn), with neither Select
     /// nor Start newly pressed and the pad neither 7 nor `$F0` (the passes around the player
     /// update then cost what they cost with nothing pressed): the frames of a headless game,
     /// nearly all of them. The steps of the general path (interrupt, the main loop's passes
@@ -446,9 +447,7 @@ impl Game {
         ev: &mut FrameEvents,
     ) -> bool {
         // The play states taken (bit per state).
-        // Not the clear's animation (4): its last frame's render starts the score (5) in
-        // the same frame.
-        const STATES: u32 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 6 | 1 << 7 | 1 << 8;
+        const STATES: u32 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6 | 1 << 7 | 1 << 8;
         // Buttons the passes around the player update act on, newly pressed: Select (the
         // preview, and its handler's cycles), Start (the pause).
         const PASSES_PRESS: u8 = Buttons::SELECT.bits() | Buttons::START.bits();
@@ -459,6 +458,11 @@ impl Game {
         if (now != 0 && (now & !s.held & PASSES_PRESS != 0 || now == 7 || now == 0xF0))
             || STATES.checked_shr(u32::from(s.play_state)).unwrap_or(0) & 1 == 0
             || (s.play_state == 6 && s.game_type != 0)
+            // The clear's last frame: its render starts the score (5), whose update can
+            // lag, in the same frame (the render tests the counter before its tick).
+            || (s.play_state == 4
+                && s.frame_counter & 3 == 0
+                && (s.row_y.wrapping_add(1).wrapping_sub(5) as i8) >= 0)
             || s.game_mode_state != 2
             || s.game_mode != 4
             || s.render_mode != 3

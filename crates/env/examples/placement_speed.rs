@@ -9,9 +9,12 @@
 //! `--steps N` runs a fixed number of placement steps instead of a time budget: a steady
 //! workload for `valgrind --tool=callgrind` (instructions per placement step). `--crash off`
 //! plays without the lag and crash model (no CPU cycles counted), to show what counting costs.
+//! `--policy low` takes the placement whose pivot is lowest instead of a random one: games
+//! that clear lines, as a learning agent's do (their clears' animations are frames a random
+//! policy rarely plays).
 
 use nestris_ai::MoveGen;
-use nestris_core::CrashMode;
+use nestris_core::{CrashMode, FrameEvents};
 use nestris_env::placement::{
     ChoiceRows, PlacementConfig, PlacementEpisode, MAX_PLACEMENTS, PLACEMENT_COLS,
 };
@@ -23,6 +26,7 @@ const GAMES: usize = 64;
 fn main() {
     let (mut level, mut seconds, mut steps) = (18u8, 3.0f64, 0u64);
     let mut crash_mode = CrashMode::default();
+    let mut low = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_else(|| panic!("{a} needs a value"));
@@ -30,6 +34,13 @@ fn main() {
             "--level" => level = v.parse().expect("a level"),
             "--seconds" => seconds = v.parse().expect("seconds"),
             "--steps" => steps = v.parse().expect("a count"),
+            "--policy" => {
+                low = match v.as_str() {
+                    "low" => true,
+                    "random" => false,
+                    _ => panic!("--policy takes random or low"),
+                }
+            }
             "--crash" => {
                 crash_mode = match v.as_str() {
                     "off" => CrashMode::Off,
@@ -60,7 +71,7 @@ fn main() {
     let mut frames = vec![0u32; GAMES];
     let mut actions = vec![0usize; GAMES];
     let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-    let (mut done, mut total_frames, mut resets) = (0u64, 0u64, 0u64);
+    let (mut done, mut total_frames, mut resets, mut clears) = (0u64, 0u64, 0u64, 0u64);
     let t0 = Instant::now();
     loop {
         for (a, ep) in actions.iter_mut().zip(&eps) {
@@ -68,6 +79,12 @@ fn main() {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             *a = (seed >> 32) as usize % ep.num_choices().max(1);
+            if low {
+                // The lowest pivot, the random pick among the ties before it.
+                *a = (0..ep.num_choices())
+                    .max_by_key(|&i| (ep.choices[i].y, i == *a))
+                    .unwrap_or(0);
+            }
         }
         resets += needs_reset.iter().filter(|&&r| r).count() as u64;
         let rows = buffers.rows::<PlacementConfig>(
@@ -82,6 +99,11 @@ fn main() {
         );
         vector::step_all(&cfg, rows, &mut mg, &actions).expect("no desync");
         total_frames += frames.iter().map(|&f| u64::from(f)).sum::<u64>();
+        clears += buffers
+            .events
+            .iter()
+            .filter(|&&e| e & FrameEvents::LINES_CLEARED != 0)
+            .count() as u64;
         done += GAMES as u64;
         if (steps > 0 && done >= steps) || (steps == 0 && t0.elapsed().as_secs_f64() >= seconds) {
             break;
@@ -89,8 +111,9 @@ fn main() {
     }
     let t = t0.elapsed().as_secs_f64();
     println!(
-        "{done} placement steps at level {level} ({resets} of them resets; {:.1} frames a step) in {t:.2} s: {:.0} steps/s",
+        "{done} placement steps at level {level} ({resets} of them resets; {:.1} frames a step; {:.1}% of them clear lines) in {t:.2} s: {:.0} steps/s",
         total_frames as f64 / done as f64,
+        clears as f64 * 100.0 / done as f64,
         done as f64 / t
     );
 }
