@@ -332,10 +332,15 @@ impl MoveGen {
                 rows[len & (FALL_FRAMES - 1)] = y;
                 len += 1;
             }
-            debug_assert!(len <= FALL_FRAMES);
+            // (See `FALL_FRAMES`.)
+            assert!(len <= FALL_FRAMES, "a fall longer than the row table");
             t.rows_len = len;
         }
-        debug_assert!((longest + 1) * phases <= RING);
+        // (Patterns are at most 64 frames, or one gap of at most 255.)
+        assert!(
+            (longest + 1) * phases <= RING,
+            "a tap pattern longer than the ring"
+        );
         // The sets being worked on live in a ring (`ring`, and per boundary and place the
         // states reached by a frame of waiting without dropping, `waited`), all zero
         // between searches: each slot is cleared as its boundary is taken, and nothing
