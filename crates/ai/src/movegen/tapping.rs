@@ -49,6 +49,9 @@ const FALL_FRAMES: usize = 8192;
 /// (`(longest gap + 1) * places`: 256 for one place, at most 65 * 8 for more, as a
 /// pattern string is at most 64 frames).
 pub(super) const RING: usize = 1024;
+/// The gravity (frames a row) from which a fixed interval's search passes the stretches of
+/// a row with nothing new in one go (below it the test costs more than it saves).
+const LONG_ROWS: u8 = 5;
 /// A placement's `node` for a tap landing: the boundary in the low 16 bits, the place in
 /// the pattern from `PHASE_SHIFT` on, and this flag.
 const TAPPED: u32 = 1 << 31;
@@ -242,14 +245,20 @@ impl MoveGen {
         // A fixed interval has one place in its cycle; its search is compiled apart so
         // that the places cost it nothing.
         if pattern.len() == 1 {
-            self.search_taps::<true>(board, rules, pattern, root);
+            // Rows of many frames (slow levels, the first piece's hang) have long
+            // stretches with nothing new: their search passes them in one go.
+            if rules.speed >= LONG_ROWS || root.ary & 0x80 != 0 {
+                self.search_taps::<true, true>(board, rules, pattern, root);
+            } else {
+                self.search_taps::<true, false>(board, rules, pattern, root);
+            }
         } else {
-            self.search_taps::<false>(board, rules, pattern, root);
+            self.search_taps::<false, false>(board, rules, pattern, root);
         }
     }
 
     #[inline(always)]
-    fn search_taps<const ONE: bool>(
+    fn search_taps<const ONE: bool, const STRETCHES: bool>(
         &mut self,
         board: &Board,
         rules: &Rules,
@@ -361,6 +370,7 @@ impl MoveGen {
         t.root = bit(root.o, root.x);
         ring[0] = t.root;
         let rows: &[u8; FALL_FRAMES] = t.rows[..].try_into().unwrap();
+        let rows_len = t.rows_len;
         let fit = &t.fit;
         let (kind, gaps) = (t.kind, &t.gaps);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
@@ -441,6 +451,30 @@ impl MoveGen {
                         let place = if ONE || k + 1 == phases { 0 } else { k + 1 };
                         ring[((f + gap) * phases + place) & M] |= u;
                         last = last.max(f + gap);
+                    }
+                }
+            }
+            // A stretch of one row with nothing new: the next boundary's states all reached
+            // by waiting, no tap pending. Then every boundary from the next one to the
+            // row's last (where the piece tries to drop) holds those states again, all
+            // waited; the ones before the row's last are passed in one go. The first
+            // piece's hang and the slow levels' rows are mostly such stretches.
+            if STRETCHES && !dropping && last == f + 1 {
+                let next = (f + 1) & M;
+                let a = ring[next];
+                if a != 0 && a & !waited[next] == 0 {
+                    let mut d = f + 1;
+                    while d + 1 < rows_len && rows[(d + 1) & F] == y {
+                        d += 1;
+                    }
+                    if d > f + 1 {
+                        sets.extend(std::iter::repeat_n(a, d - f - 1));
+                        boundaries += d - f - 1;
+                        (ring[next], waited[next]) = (0, 0);
+                        (ring[d & M], waited[d & M]) = (a, a);
+                        last = d;
+                        f = d;
+                        continue;
                     }
                 }
             }
