@@ -80,7 +80,7 @@ fn main() {
             seed ^= seed << 17;
             *a = (seed >> 32) as usize % ep.num_choices().max(1);
             if low {
-                // The lowest pivot, the random pick among the ties before it.
+                // The lowest pivot; among ties the random pick if it is one, else the last.
                 *a = (0..ep.num_choices())
                     .max_by_key(|&i| (ep.choices[i].y, i == *a))
                     .unwrap_or(0);

@@ -480,7 +480,7 @@ impl MoveGen {
             }
             f += 1;
         }
-        debug_assert!(last + longest < t.rows_len);
+        debug_assert!(last + longest < rows_len);
         t.sets = sets;
         // The placements in the order of (orientation, column, row), which is that of
         // the bits and then the rows.
