@@ -212,7 +212,7 @@ fn clamp_timer(rules: &Rules, s: &mut PieceState) {
 }
 
 /// Where a piece search starts: the field, the piece and the rules of its fall.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Start {
     /// The field.
     pub board: Board,

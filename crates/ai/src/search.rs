@@ -35,6 +35,7 @@ use crate::movegen::{MoveGen, Placement, Rules, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
 use nestris_core::PlayState;
 use nestris_core::{bcd, Buttons, Cartridge, CrashMode, FrameEvents, Game, Region, Variant};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -265,7 +266,25 @@ pub struct Search {
     tape: Tape,
     /// Off, a deeper pass searches every ply again (for the tests that compare).
     tapes_on: bool,
+    /// The last ply's best values met in this search, with the placements weighed for
+    /// each (see [`Search::best_second`]).
+    leaves: FxHashMap<LeafKey, (f32, u32)>,
+    /// Off, every field is weighed again (for the tests that compare).
+    leaves_on: bool,
 }
+
+/// A field and piece whose best placement [`Search::best_second`] weighed: with the
+/// search's weights and rules (fixed from one [`Search::first_ply`] to the next), what
+/// its value depends on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct LeafKey {
+    start: Start,
+    progress: Progress,
+}
+
+/// Leaves kept in one search at most (about 64 bytes each); a search that meets more
+/// starts over (a deep search meets a few thousand).
+const MAX_LEAVES: usize = 1 << 18;
 
 /// A line weighed a piece deeper than before runs the same plies as before, in the same
 /// order, then one more. Each ply but the last chooses a placement on each field it
@@ -358,6 +377,8 @@ impl Search {
             tapes: Vec::new(),
             tape: Tape::Off,
             tapes_on: true,
+            leaves: FxHashMap::default(),
+            leaves_on: true,
         }
     }
 
@@ -461,6 +482,9 @@ impl Search {
         self.active = *self
             .weights
             .for_position(Bracket::of(progress.level, start.rules.double), height);
+        // A new search: its weights, and the rules and model it reads, may not be the last
+        // one's.
+        self.leaves.clear();
         self.first.generate(start, &self.model);
         let n = self.first.placements().len();
         self.stats.placements += n as u64;
@@ -835,6 +859,25 @@ impl Search {
         if let Tape::Record(t) = self.tape {
             return self.best_second_recorded(start, node, v1, t);
         }
+        // Half the fields a deep search weighs here it has weighed before in the same
+        // search (lines that reach one field in another order, the deeper passes over the
+        // shallower ones' lines): their best value is kept. The placements' values are
+        // summed without `v1`, which is added to the best: as rounding never reverses an
+        // order, `v1 + max(x)` is `max(v1 + x)` to the bit.
+        let key = self.leaf_key(start, node);
+        if let Some(&(best, n)) = self.leaves.get(&key) {
+            // Counted as weighed again, as a replayed tape's choice is: the counts do not
+            // depend on what is kept.
+            self.stats.placements += u64::from(n);
+            self.stats.evaluated += u64::from(n);
+            return v1 + best;
+        }
+        self.best_second_weighed(start, node, v1, key)
+    }
+
+    /// [`Search::best_second`] for a field and piece not kept (`key`, whose best value
+    /// is kept from here on).
+    fn best_second_weighed(&mut self, start: &Start, node: &Node, v1: f32, key: LeafKey) -> f32 {
         let n = self.generate_second(start);
         let mut best = f32::NEG_INFINITY;
         for j in 0..n {
@@ -843,10 +886,35 @@ impl Search {
                 continue;
             }
             let (lines, field) = self.placed(node, &p);
-            let v = v1 + (clear_value(&self.active, lines) + field);
-            best = best.max(v);
+            best = best.max(clear_value(&self.active, lines) + field);
         }
-        best
+        self.keep_leaf(key, best, n);
+        v1 + best
+    }
+
+    /// The key of [`Search::best_second`]'s value of `start` on `node`'s field.
+    #[inline]
+    fn leaf_key(&self, start: &Start, node: &Node) -> LeafKey {
+        debug_assert_eq!(
+            start.board, node.board,
+            "a leaf's piece is not on its field"
+        );
+        LeafKey {
+            start: *start,
+            progress: node.progress,
+        }
+    }
+
+    /// Keeps a leaf's best value for the rest of the search.
+    #[inline]
+    fn keep_leaf(&mut self, key: LeafKey, best: f32, placements: usize) {
+        if !self.leaves_on {
+            return;
+        }
+        if self.leaves.len() >= MAX_LEAVES {
+            self.leaves.clear();
+        }
+        self.leaves.insert(key, (best, placements as u32));
     }
 
     /// The rows placement `p` clears on `node`'s field and the value of the field it
@@ -881,8 +949,9 @@ impl Search {
             }
             let (lines, field) = self.placed(node, &p);
             let cleared = clear_value(&self.active, lines);
-            // `leaf`'s sum, and `after_second`'s.
-            best = best.max(v1 + (cleared + field));
+            // `leaf`'s sum (`v1` added to the best, as `best_second` adds it), and
+            // `after_second`'s.
+            best = best.max(cleared + field);
             let clears = v1 + cleared;
             let ranked = clears + (clear_value(&self.active, 0) + field);
             if top.is_none_or(|t| ranked > t.0) {
@@ -898,7 +967,9 @@ impl Search {
             placements: n as u32,
             best: best_placed,
         });
-        best
+        let key = self.leaf_key(start, node);
+        self.keep_leaf(key, best, n);
+        v1 + best
     }
 
     /// The best value of the next piece's placement from `board` after placements worth
@@ -1392,10 +1463,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// What a kept field's value rests on (`Search::best_second`): the best of `v + x`
+        /// over the placements' values `x` is `v` plus the best `x`, to the bit.
+        #[test]
+        fn adding_after_the_best_is_the_best_of_the_sums(
+            v in -1e6f32..1e6,
+            xs in proptest::collection::vec(-1e6f32..1e6, 0..40),
+        ) {
+            let of_sums = xs.iter().fold(f32::NEG_INFINITY, |b, &x| b.max(v + x));
+            let best = xs.iter().fold(f32::NEG_INFINITY, |b, &x| b.max(x));
+            proptest::prop_assert_eq!(of_sums.to_bits(), (v + best).to_bits());
+        }
+    }
+
     /// A line weighed a piece deeper reads the choices of the pass before it from a tape
-    /// (see `Tape`): the same plans, buttons and counts as searching every ply again, in
-    /// the blind plan (with the beam from level 29, without it below) and the plan made
-    /// once the preview is seen, with both lookaheads.
+    /// (see `Tape`), and a field weighed before in the search is not weighed again (see
+    /// `Search::best_second`): the same plans, buttons and counts as searching every ply
+    /// and every field again, in the blind plan (with the beam from level 29, without it
+    /// below) and the plan made once the preview is seen, with both lookaheads.
     #[test]
     fn deeper_lines_read_their_tapes_as_searching_again() {
         for (level, lookahead) in [
@@ -1426,7 +1512,7 @@ mod tests {
                 }
             }
             let mut game = Game::from_snapshot(s).unwrap();
-            let search = |tapes_on| {
+            let search = |tapes_on, leaves_on| {
                 let mut s = Search::new(WeightSet::betatetris(), InputModel::hz30());
                 s.options = SearchOptions {
                     lookahead,
@@ -1438,9 +1524,11 @@ mod tests {
                     ..SearchOptions::default()
                 };
                 s.tapes_on = tapes_on;
+                s.leaves_on = leaves_on;
                 s
             };
-            let (mut taped, mut again) = (search(true), search(false));
+            let (mut taped, mut again) = (search(true, true), search(false, true));
+            let mut weighed_again = search(true, false);
             let mut plans = 0;
             while plans < 12 && !game.is_over() {
                 if Start::from_game(&game).is_none() {
@@ -1452,8 +1540,14 @@ mod tests {
                 };
                 let seen = key(taped.plan_in_game(&game));
                 assert_eq!(seen, key(again.plan_in_game(&game)), "level {level}");
+                assert_eq!(
+                    seen,
+                    key(weighed_again.plan_in_game(&game)),
+                    "level {level}"
+                );
                 let blind = key(taped.plan_blind(&game));
                 assert_eq!(blind, key(again.plan_blind(&game)), "level {level}");
+                assert_eq!(blind, key(weighed_again.plan_blind(&game)), "level {level}");
                 plans += 1;
                 for &b in &blind.expect("a piece under control has a plan").3 {
                     game.step(b);
@@ -1461,6 +1555,9 @@ mod tests {
             }
             assert_eq!(plans, 12);
             assert_eq!(taped.stats, again.stats);
+            assert_eq!(taped.stats, weighed_again.stats);
+            // (The blind plans from level 29 meet most of their fields again.)
+            assert!(!taped.leaves.is_empty(), "level {level}");
         }
     }
 
