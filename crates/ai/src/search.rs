@@ -271,6 +271,13 @@ pub struct Search {
     leaves: FxHashMap<LeafKey, (f32, u32)>,
     /// Off, every field is weighed again (for the tests that compare).
     leaves_on: bool,
+    /// The fields a recording pass's last ply weighed in this search (see
+    /// [`Search::best_second_recorded`]): their placements in `weighed` (from, count), and
+    /// how many placements each had.
+    recorded: FxHashMap<LeafKey, (u32, u32, u32)>,
+    /// Each placement of those fields that does not top out, with the rows it clears and
+    /// the value of the field it leaves.
+    weighed: Vec<(Placement, u32, f32)>,
 }
 
 /// A field and piece whose best placement [`Search::best_second`] weighed: with the
@@ -285,6 +292,9 @@ struct LeafKey {
 /// Leaves kept in one search at most (about 64 bytes each); a search that meets more
 /// starts over (a deep search meets a few thousand).
 const MAX_LEAVES: usize = 1 << 18;
+
+/// Placements kept for the recording passes in one search at most (24 bytes each).
+const MAX_WEIGHED: usize = 1 << 20;
 
 /// A line weighed a piece deeper than before runs the same plies as before, in the same
 /// order, then one more. Each ply but the last chooses a placement on each field it
@@ -379,6 +389,8 @@ impl Search {
             tapes_on: true,
             leaves: FxHashMap::default(),
             leaves_on: true,
+            recorded: FxHashMap::default(),
+            weighed: Vec::new(),
         }
     }
 
@@ -485,6 +497,8 @@ impl Search {
         // A new search: its weights, and the rules and model it reads, may not be the last
         // one's.
         self.leaves.clear();
+        self.recorded.clear();
+        self.weighed.clear();
         self.first.generate(start, &self.model);
         let n = self.first.placements().len();
         self.stats.placements += n as u64;
@@ -937,17 +951,46 @@ impl Search {
     /// [`Search::followed`] ranks them, and appends it to tape `t` (see [`Tape`]). Each
     /// value is summed as in those two, so both are the same to the bit.
     #[inline(never)]
+    ///
+    /// A quarter of the fields this meets it met before in the same search. Its choice
+    /// depends on `v1` (the line's value is added to each clear's before the field's), so
+    /// it is made again, from each placement's clears and field value as kept then: the
+    /// same sums in the same order.
     fn best_second_recorded(&mut self, start: &Start, node: &Node, v1: f32, t: usize) -> f32 {
-        let n = self.generate_second(start);
+        let key = self.leaf_key(start, node);
+        let (from, count, n) = match self.recorded.get(&key) {
+            Some(&(from, count, n)) => {
+                self.stats.placements += u64::from(n);
+                self.stats.evaluated += u64::from(n);
+                (from as usize, count as usize, n as usize)
+            }
+            None => {
+                let n = self.generate_second(start);
+                if self.weighed.len() + n > MAX_WEIGHED {
+                    self.recorded.clear();
+                    self.weighed.clear();
+                }
+                let from = self.weighed.len();
+                for j in 0..n {
+                    let p = self.second.placements()[j];
+                    if !p.tops_out {
+                        let (lines, field) = self.placed(node, &p);
+                        self.weighed.push((p, lines, field));
+                    }
+                }
+                let count = self.weighed.len() - from;
+                if self.leaves_on {
+                    self.recorded
+                        .insert(key, (from as u32, count as u32, n as u32));
+                }
+                (from, count, n)
+            }
+        };
         let mut best = f32::NEG_INFINITY;
         // (`followed`'s value, the clears' value, the placement)
         let mut top: Option<(f32, f32, Placement)> = None;
-        for j in 0..n {
-            let p = self.second.placements()[j];
-            if p.tops_out {
-                continue;
-            }
-            let (lines, field) = self.placed(node, &p);
+        for j in from..from + count {
+            let (p, lines, field) = self.weighed[j];
             let cleared = clear_value(&self.active, lines);
             // `leaf`'s sum (`v1` added to the best, as `best_second` adds it), and
             // `after_second`'s.
@@ -967,7 +1010,9 @@ impl Search {
             placements: n as u32,
             best: best_placed,
         });
-        let key = self.leaf_key(start, node);
+        if !self.leaves_on {
+            self.weighed.truncate(from);
+        }
         self.keep_leaf(key, best, n);
         v1 + best
     }
@@ -1558,6 +1603,89 @@ mod tests {
             assert_eq!(taped.stats, weighed_again.stats);
             // (The blind plans from level 29 meet most of their fields again.)
             assert!(!taped.leaves.is_empty(), "level {level}");
+        }
+    }
+
+    /// What a search keeps of the fields it weighed (`Search::best_second` and
+    /// `Search::best_second_recorded`) is the search's alone. Weights doubled (all but the
+    /// danger row, a threshold) double every value exactly and make the same choices, so
+    /// the search after one with the weights before meets the same fields: its values
+    /// must be a new searcher's, to the bit, not a mix with the last search's.
+    #[test]
+    fn a_search_keeps_nothing_of_the_last_one() {
+        let board = Board::from_text(&[
+            "..##......",
+            "#.####.##.",
+            "########..",
+            "#.#######.",
+            "#########.",
+            "####.####.",
+        ]);
+        let base = WeightSet::betatetris();
+        let mut doubled = base.clone();
+        for bracket in [Bracket::Base, Bracket::Level19, Bracket::Level29] {
+            let w = *base.get(bracket);
+            let mut d = Weights::from_array(w.to_array().map(|x| 2.0 * x));
+            d.danger_row = w.danger_row;
+            doubled.set(bracket, d);
+        }
+        let options = SearchOptions {
+            depth: 5,
+            blind_depth: 5,
+            blind_depth_29: 5,
+            blind_beam_29: 4,
+            crash_dodge: false,
+            ..SearchOptions::default()
+        };
+        for (level, lines) in [(18, [0x20, 0x01]), (29, [0x39, 0x02])] {
+            let progress = Progress { level, lines };
+            let start = Start::spawn(board, 2, level, Region::Ntsc);
+            let values = |s: &mut Search| -> Vec<(u8, u8, u8, u32)> {
+                s.rank(&start, Some(10), progress, 8)
+                    .iter()
+                    .chain(&s.rank(&start, None, progress, 8))
+                    .map(|r| {
+                        (
+                            r.placement.o,
+                            r.placement.x,
+                            r.placement.y,
+                            r.value.to_bits(),
+                        )
+                    })
+                    .collect()
+            };
+            let mut reused = Search::new(base.clone(), InputModel::hz30());
+            reused.options = options;
+            let before = values(&mut reused);
+            reused.weights = doubled.clone();
+            let mut fresh = Search::new(doubled.clone(), InputModel::hz30());
+            fresh.options = options;
+            let after = values(&mut fresh);
+            assert_eq!(values(&mut reused), after, "level {level}");
+            // The doubled weights did double every value (the test's premise).
+            let twice: Vec<_> = before
+                .iter()
+                .map(|&(o, x, y, v)| (o, x, y, (2.0 * f32::from_bits(v)).to_bits()))
+                .collect();
+            assert_eq!(twice, after, "level {level}");
+            // A recording pass's last ply on one field (as a deeper line's pass before
+            // meets it): its value and its choice.
+            let recorded = |s: &mut Search| {
+                s.first_ply(&start, progress);
+                let node = s.node(&board, progress);
+                let next = s.spawn(board, 10, progress);
+                s.tapes = vec![Vec::new()];
+                s.tape = Tape::Record(0);
+                let v = s.best_second_recorded(&next, &node, 0.25, 0);
+                s.tape = Tape::Off;
+                let chosen = s.tapes[0][0].best.map(|(c, b, p)| (c.to_bits(), b, p));
+                (v.to_bits(), chosen)
+            };
+            let mut reused = Search::new(base.clone(), InputModel::hz30());
+            recorded(&mut reused);
+            reused.weights = doubled.clone();
+            let mut fresh = Search::new(doubled.clone(), InputModel::hz30());
+            assert_eq!(recorded(&mut reused), recorded(&mut fresh), "level {level}");
         }
     }
 
