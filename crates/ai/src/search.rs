@@ -950,12 +950,12 @@ impl Search {
     /// [`Search::best_second`] that also finds the best placement as
     /// [`Search::followed`] ranks them, and appends it to tape `t` (see [`Tape`]). Each
     /// value is summed as in those two, so both are the same to the bit.
-    #[inline(never)]
     ///
     /// A quarter of the fields this meets it met before in the same search. Its choice
     /// depends on `v1` (the line's value is added to each clear's before the field's), so
     /// it is made again, from each placement's clears and field value as kept then: the
     /// same sums in the same order.
+    #[inline(never)]
     fn best_second_recorded(&mut self, start: &Start, node: &Node, v1: f32, t: usize) -> f32 {
         let key = self.leaf_key(start, node);
         let (from, count, n) = match self.recorded.get(&key) {
