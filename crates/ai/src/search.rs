@@ -1622,7 +1622,7 @@ mod tests {
             "####.####.",
         ]);
         let base = WeightSet::betatetris();
-        let mut doubled = base.clone();
+        let mut doubled = base;
         for bracket in [Bracket::Base, Bracket::Level19, Bracket::Level29] {
             let w = *base.get(bracket);
             let mut d = Weights::from_array(w.to_array().map(|x| 2.0 * x));
@@ -1654,11 +1654,11 @@ mod tests {
                     })
                     .collect()
             };
-            let mut reused = Search::new(base.clone(), InputModel::hz30());
+            let mut reused = Search::new(base, InputModel::hz30());
             reused.options = options;
             let before = values(&mut reused);
-            reused.weights = doubled.clone();
-            let mut fresh = Search::new(doubled.clone(), InputModel::hz30());
+            reused.weights = doubled;
+            let mut fresh = Search::new(doubled, InputModel::hz30());
             fresh.options = options;
             let after = values(&mut fresh);
             assert_eq!(values(&mut reused), after, "level {level}");
@@ -1681,10 +1681,10 @@ mod tests {
                 let chosen = s.tapes[0][0].best.map(|(c, b, p)| (c.to_bits(), b, p));
                 (v.to_bits(), chosen)
             };
-            let mut reused = Search::new(base.clone(), InputModel::hz30());
+            let mut reused = Search::new(base, InputModel::hz30());
             recorded(&mut reused);
-            reused.weights = doubled.clone();
-            let mut fresh = Search::new(doubled.clone(), InputModel::hz30());
+            reused.weights = doubled;
+            let mut fresh = Search::new(doubled, InputModel::hz30());
             assert_eq!(recorded(&mut reused), recorded(&mut fresh), "level {level}");
         }
     }
