@@ -958,11 +958,12 @@ impl Search {
     #[inline(never)]
     fn best_second_recorded(&mut self, start: &Start, node: &Node, v1: f32, t: usize) -> f32 {
         let key = self.leaf_key(start, node);
-        let (from, count, n) = match self.recorded.get(&key) {
+        // (`first`: not met before, so its best value is not kept yet either)
+        let (from, count, n, first) = match self.recorded.get(&key) {
             Some(&(from, count, n)) => {
                 self.stats.placements += u64::from(n);
                 self.stats.evaluated += u64::from(n);
-                (from as usize, count as usize, n as usize)
+                (from as usize, count as usize, n as usize, false)
             }
             None => {
                 let n = self.generate_second(start);
@@ -983,7 +984,7 @@ impl Search {
                     self.recorded
                         .insert(key, (from as u32, count as u32, n as u32));
                 }
-                (from, count, n)
+                (from, count, n, true)
             }
         };
         let mut best = f32::NEG_INFINITY;
@@ -1013,7 +1014,9 @@ impl Search {
         if !self.leaves_on {
             self.weighed.truncate(from);
         }
-        self.keep_leaf(key, best, n);
+        if first {
+            self.keep_leaf(key, best, n);
+        }
         v1 + best
     }
 
@@ -1522,6 +1525,20 @@ mod tests {
         }
     }
 
+    /// The deepest search the betatetris format runs (five pieces, the blind plan's beam
+    /// from level 29), without the crash dodge's play-outs.
+    fn deep_options(lookahead: Lookahead) -> SearchOptions {
+        SearchOptions {
+            lookahead,
+            depth: 5,
+            blind_depth: 5,
+            blind_depth_29: 5,
+            blind_beam_29: 4,
+            crash_dodge: false,
+            ..SearchOptions::default()
+        }
+    }
+
     /// A line weighed a piece deeper reads the choices of the pass before it from a tape
     /// (see `Tape`), and a field weighed before in the search is not weighed again (see
     /// `Search::best_second`): the same plans, buttons and counts as searching every ply
@@ -1559,15 +1576,7 @@ mod tests {
             let mut game = Game::from_snapshot(s).unwrap();
             let search = |tapes_on, leaves_on| {
                 let mut s = Search::new(WeightSet::betatetris(), InputModel::hz30());
-                s.options = SearchOptions {
-                    lookahead,
-                    depth: 5,
-                    blind_depth: 5,
-                    blind_depth_29: 5,
-                    blind_beam_29: 4,
-                    crash_dodge: false,
-                    ..SearchOptions::default()
-                };
+                s.options = deep_options(lookahead);
                 s.tapes_on = tapes_on;
                 s.leaves_on = leaves_on;
                 s
@@ -1629,14 +1638,7 @@ mod tests {
             d.danger_row = w.danger_row;
             doubled.set(bracket, d);
         }
-        let options = SearchOptions {
-            depth: 5,
-            blind_depth: 5,
-            blind_depth_29: 5,
-            blind_beam_29: 4,
-            crash_dodge: false,
-            ..SearchOptions::default()
-        };
+        let options = deep_options(SearchOptions::default().lookahead);
         for (level, lines) in [(18, [0x20, 0x01]), (29, [0x39, 0x02])] {
             let progress = Progress { level, lines };
             let start = Start::spawn(board, 2, level, Region::Ntsc);
