@@ -781,6 +781,24 @@ impl Column {
     }
 }
 
+/// Per pivot row y (a [`Board::window`]'s first row): the top bit of each of its four
+/// lanes whose row is one of the field's (rows `TOP..TOP + 20` of [`Board::rows`]).
+const IN_FIELD: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut y = 0;
+    while y < 32 {
+        let mut k = 0;
+        while k < 4 {
+            if y + k >= TOP && y + k < TOP + 20 {
+                t[y] |= 0x8000 << (16 * k);
+            }
+            k += 1;
+        }
+        y += 1;
+    }
+    t
+};
+
 /// An orientation's cells by column, for [`Parent::child`].
 #[derive(Clone, Copy)]
 struct Shape {
@@ -862,6 +880,9 @@ pub struct Parent {
     rows_from: [u32; 21],
     /// The first row with a block (20 on an empty field).
     first: usize,
+    /// The rows with a hole (bit r for row r), and how many.
+    hole_union: u32,
+    hole_rows: u32,
 }
 
 impl Parent {
@@ -892,7 +913,10 @@ impl Parent {
             row_transitions[r] = t as u8;
             rows_from[r] = rows_from[r + 1] + t;
         }
+        let hole_union = columns.hole_masks.iter().fold(0, |a, &m| a | m);
         Parent {
+            hole_union,
+            hole_rows: ones20(hole_union),
             cols,
             columns,
             holes: columns.holes.iter().sum(),
@@ -916,7 +940,7 @@ impl Parent {
         if lines > 0 {
             return None;
         }
-        Some(self.child_rows(|i| after.rows[i], o, x, y))
+        Some(self.child_rows(|i| after.rows[i], |i| after.rows[i], o, x, y))
     }
 
     /// [`Parent::child`] of the placement of orientation `o` at (x, y) on `board`, the
@@ -931,11 +955,13 @@ impl Parent {
         let piece = PIECE_MASKS[usize::from(o)] << x;
         let rows = board.window(y) | piece;
         let lane = |w: u64, k: usize| (w >> (16 * k)) as u16;
-        // (A row of the field that the piece completes: not one above or below it.)
-        let full = (0..4).any(|k| {
-            lane(piece, k) != 0 && lane(rows, k) & COLS == COLS && (y0 + k).wrapping_sub(TOP) < 20
-        });
-        if full {
+        // A row of the field that the piece completes (not one above or below it), the four
+        // lanes at once: a lane's columns (bits 3..=12) plus 0x7FFF reach its top bit
+        // unless they are all zero, and no lane carries into the next.
+        const ADD: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+        const COLS4: u64 = COLS as u64 * 0x0001_0001_0001_0001;
+        let full = !((!rows & COLS4) + ADD) & (piece + ADD) & IN_FIELD[y0 & 31];
+        if full != 0 {
             return None;
         }
         Some(self.child_rows(
@@ -943,6 +969,8 @@ impl Parent {
                 k @ 0..4 => lane(rows, k),
                 _ => board.rows[i],
             },
+            // (The piece's own rows are the window's.)
+            |i| lane(rows, i.wrapping_sub(y0) & 3),
             o,
             x,
             y,
@@ -950,30 +978,79 @@ impl Parent {
     }
 
     /// [`Parent::child`] of the field whose row `i` (of `Board::rows`: walls, and two
-    /// rows above the field first) is `row(i)`.
+    /// rows above the field first) is `row(i)`; `piece_row(i)` is `row(i)` for the rows
+    /// the piece covers.
     #[inline(always)]
-    fn child_rows(&self, row: impl Fn(usize) -> u16, o: u8, x: u8, y: u8) -> Features {
+    fn child_rows(
+        &self,
+        row: impl Fn(usize) -> u16,
+        piece_row: impl Fn(usize) -> u16,
+        o: u8,
+        x: u8,
+        y: u8,
+    ) -> Features {
         let old = &self.columns;
         let mut f = Features::default();
         let (mut holes, mut covered, mut col_transitions) =
             (self.holes, self.covered, self.col_transitions);
         let mut h = old.heights;
         let mut hole_masks = old.hole_masks;
+        // The rows with a hole: the parent's and the new holes under the piece, unless a
+        // column is measured again (a piece tucked in may fill a hole).
+        let mut hole_union = self.hole_union;
+        let mut again = false;
         let shape = &SHAPES[o as usize];
         for &(dc, bits) in &shape.cols[..shape.n as usize] {
             let c = (i32::from(x) + i32::from(dc)) as usize;
             // Rows above the field (a piece locked partly above it) are no column's.
-            let new = Column::of(self.cols[c] | (u32::from(bits) << y >> 2) & FULL20);
-            holes = holes - old.holes[c] + new.holes;
-            covered = covered - old.covered[c] + new.covered;
-            col_transitions = col_transitions - old.transitions[c] + new.transitions;
-            hole_masks[c] = new.hole_mask;
-            h[c] = new.height;
+            let b = (u32::from(bits) << y >> 2) & FULL20;
+            if b == 0 {
+                continue;
+            }
+            let top = 20 - u32::from(old.heights[c]);
+            if b >> top == 0 {
+                // Every cell above the column's top, as a piece that lands on it: the
+                // cells between the piece's lowest and the top become holes, each with the
+                // piece's cells (a run: every orientation's cells in a column are
+                // consecutive) above it, as is each hole before. The transitions gain one
+                // at the run's top (unless it is the field's top row); at its bottom, one
+                // over a gap, and without one the old top's empty-to-block is gone.
+                let (pt, pb) = (b.trailing_zeros(), 31 - b.leading_zeros());
+                let k = pb - pt + 1;
+                debug_assert_eq!(k, b.count_ones(), "a column's cells of a piece in a run");
+                let gap = top - pb - 1;
+                covered += k * (old.holes[c] + gap);
+                col_transitions += u32::from(pt > 0);
+                if gap > 0 {
+                    holes += gap;
+                    col_transitions += 1;
+                    let gap_mask = ((1u32 << top) - 1) & !((2u32 << pb) - 1);
+                    hole_masks[c] |= gap_mask;
+                    hole_union |= gap_mask;
+                } else {
+                    col_transitions -= 1;
+                }
+                h[c] = (20 - pt) as u8;
+            } else {
+                let new = Column::of(self.cols[c] | b);
+                holes = holes - old.holes[c] + new.holes;
+                covered = covered - old.covered[c] + new.covered;
+                col_transitions = col_transitions - old.transitions[c] + new.transitions;
+                hole_masks[c] = new.hole_mask;
+                h[c] = new.height;
+                again = true;
+            }
         }
         f.holes = holes;
         f.covered = covered;
         f.col_transitions = col_transitions;
-        f.hole_rows = ones20(hole_masks.iter().fold(0, |a, &m| a | m));
+        f.hole_rows = if again {
+            ones20(hole_masks.iter().fold(0, |a, &m| a | m))
+        } else if hole_union == self.hole_union {
+            self.hole_rows
+        } else {
+            ones20(hole_union)
+        };
         // Every row from the first with a block counts, empty or not; the piece's rows
         // are the only ones that changed, and the first row is its top one when that is
         // higher.
@@ -987,7 +1064,7 @@ impl Parent {
             let top = top.max(0) as usize;
             let mut t = self.rows_from[self.first.min(top)];
             for r in top..=bottom as usize {
-                t = t - u32::from(self.row_transitions[r]) + row_transitions(row(r + TOP));
+                t = t - u32::from(self.row_transitions[r]) + row_transitions(piece_row(r + TOP));
             }
             t
         };
