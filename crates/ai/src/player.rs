@@ -376,6 +376,14 @@ pub fn play_from_until(
                 }
             }
         }
+        // The level as the state shows it, every frame: where the score lags, a clear's
+        // level-up is flagged in the lag frame, whose state is the one at the interrupt
+        // (the level before), and the level comes with the next frame.
+        let level = game.state().level;
+        let wrapped = ev.has(FrameEvents::LEVEL_UP) && level < max_level;
+        if !wrapped {
+            max_level = max_level.max(level);
+        }
         if ev.has(FrameEvents::CAPPED) {
             end = End::Capped;
             break;
@@ -384,13 +392,9 @@ pub fn play_from_until(
             end = End::TopOut;
             break;
         }
-        if ev.has(FrameEvents::LEVEL_UP) {
-            let level = game.state().level;
-            if level < max_level && limits.level_wrap {
-                end = End::LevelWrap;
-                break;
-            }
-            max_level = max_level.max(level);
+        if wrapped && limits.level_wrap {
+            end = End::LevelWrap;
+            break;
         }
         if limits.max_lines != 0 && lines >= limits.max_lines {
             end = End::Lines;
@@ -542,6 +546,30 @@ mod tests {
             &|| false,
         );
         assert!(never.is_some_and(|r| r.pieces > 5));
+    }
+
+    /// At the levels where the score lags, a clear's level-up is flagged in the lag frame,
+    /// whose state still shows the level before; the level comes with the next frame.
+    /// Game 26 of the standard seeds (`--adjust 18`) levels up so just before it tops out
+    /// at level 178.
+    #[test]
+    fn the_highest_level_counts_a_level_up_that_lagged() {
+        let cfg = crate::benchmark::BenchConfig {
+            adjust_after: Some(18),
+            ..Default::default()
+        };
+        let mut ai = cfg.ai();
+        let r = play(cfg.setup(&cfg.seeds.0[25]), &mut ai, &cfg.limits, false);
+        assert!(r.topped_out);
+        assert!(
+            r.level >= 150,
+            "the game ends at the lag levels (level {})",
+            r.level
+        );
+        assert_eq!(
+            r.max_level, r.level,
+            "a top-out's level is the highest it reached"
+        );
     }
 
     #[test]
