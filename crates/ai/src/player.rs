@@ -377,8 +377,9 @@ pub fn play_from_until(
             }
         }
         // The level as the state shows it, every frame: where the score lags, a clear's
-        // level-up is flagged in the lag frame, whose state is the one at the interrupt
-        // (the level before), and the level comes with the next frame.
+        // level-up is flagged in the lag frame, and when the interrupt came before the
+        // level was written that frame's state (the one at the interrupt) shows the level
+        // before; the level comes with the next frame.
         let level = game.state().level;
         let wrapped = ev.has(FrameEvents::LEVEL_UP) && level < max_level;
         if !wrapped {
@@ -549,9 +550,9 @@ mod tests {
     }
 
     /// At the levels where the score lags, a clear's level-up is flagged in the lag frame,
-    /// whose state still shows the level before; the level comes with the next frame.
-    /// Game 26 of the standard seeds (`--adjust 18`) levels up so just before it tops out
-    /// at level 178.
+    /// whose state may still show the level before (the interrupt came before the level
+    /// was written); the level comes with the next frame. Game 26 of the standard seeds
+    /// (`--adjust 18`) levels up so just before it tops out at level 178.
     #[test]
     fn the_highest_level_counts_a_level_up_that_lagged() {
         let cfg = crate::benchmark::BenchConfig {

@@ -53,7 +53,9 @@ impl FrameEvents {
     pub const LINES_CLEARED: u32 = 1 << 7;
     /// Four or more lines at once.
     pub const TETRIS: u32 = 1 << 8;
-    /// The level went up.
+    /// The level went up. In a lag frame (see [`Self::LAG`]) whose interrupt came before
+    /// the level was written, the state still shows the level before, and shows the new
+    /// one from the next frame on.
     pub const LEVEL_UP: u32 = 1 << 9;
     /// The score changed.
     pub const SCORE_CHANGED: u32 = 1 << 10;
