@@ -64,6 +64,13 @@ pub struct Weights {
     pub burn: f32,
     /// Per tetris.
     pub tetris: f32,
+    /// Per unit of the field's learned risk of a top-out within 40 pieces
+    /// ([`crate::risk`]; roughly a probability). 0, the default, leaves the table out,
+    /// and the search then measures a field from its parent's, which a table entry per
+    /// pattern cannot be. Not tuned ([`Weights::to_array`] leaves it out), and written
+    /// only where it is not 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub risk: f32,
 }
 
 impl Default for Weights {
@@ -88,26 +95,35 @@ impl Default for Weights {
             unreachable: -10.0,
             burn: -4.0,
             tetris: 24.0,
+            risk: 0.0,
         }
     }
 }
 
-/// Lists the fields of [`Weights`] once, for the array views.
+/// For serde: a weight of 0 is not written.
+fn is_zero(w: &f32) -> bool {
+    *w == 0.0
+}
+
+/// Lists the tuned fields of [`Weights`] (all but [`Weights::risk`]) once, for the array
+/// views.
 macro_rules! weight_fields {
     ($($f:ident),* $(,)?) => {
         impl Weights {
             /// The field names, in the order of [`Weights::to_array`].
             pub const NAMES: [&'static str; Weights::COUNT] = [$(stringify!($f)),*];
 
-            /// The weights as an array, in the order of [`Weights::NAMES`] (for tuning).
+            /// The tuned weights as an array, in the order of [`Weights::NAMES`] (for
+            /// tuning; [`Weights::risk`] left out).
             pub fn to_array(&self) -> [f32; Weights::COUNT] {
                 [$(self.$f),*]
             }
 
-            /// Weights from an array in the order of [`Weights::NAMES`].
+            /// Weights from an array in the order of [`Weights::NAMES`] ([`Weights::risk`]
+            /// 0).
             pub fn from_array(a: [f32; Weights::COUNT]) -> Weights {
                 let mut it = a.into_iter();
-                Weights { $($f: it.next().expect("one value per field")),* }
+                Weights { $($f: it.next().expect("one value per field")),*, risk: 0.0 }
             }
         }
     };
@@ -183,7 +199,7 @@ fn read_weights_file<T>(
 }
 
 impl Weights {
-    /// Number of fields.
+    /// Number of tuned fields (all but [`Weights::risk`]).
     pub const COUNT: usize = 18;
 
     /// Reads weights from a `.json` file, or TOML for any other name.
@@ -1087,7 +1103,17 @@ pub fn clear_value(w: &Weights, lines: u32) -> f32 {
 /// The value of a field.
 #[inline]
 pub fn evaluate(board: &Board, ctx: &Context, w: &Weights) -> f32 {
-    Features::of(board, ctx).value(w)
+    Features::of(board, ctx).value(w) + risk_value(board, w)
+}
+
+/// The field's learned risk, weighed ([`Weights::risk`]; 0 without the table's work).
+#[inline]
+pub fn risk_value(board: &Board, w: &Weights) -> f32 {
+    if w.risk == 0.0 {
+        0.0
+    } else {
+        w.risk * crate::risk::RiskTable::builtin().of_board(board)
+    }
 }
 
 #[cfg(test)]
@@ -1354,6 +1380,47 @@ mod tests {
             toml.lines().filter(|l| l.contains(" = ")).count(),
             Weights::COUNT
         );
+    }
+
+    #[test]
+    fn the_risk_weight_adds_the_table_and_is_written_only_when_set() {
+        let w = Weights::default();
+        let with = Weights { risk: -75.0, ..w };
+        let board = crate::bench::sample_boards()[2].1;
+        let risk = crate::risk::RiskTable::builtin().of_board(&board);
+        assert_ne!(risk, 0.0);
+        let (plain, weighed) = (
+            evaluate(&board, &ctx(), &w),
+            evaluate(&board, &ctx(), &with),
+        );
+        assert!(
+            (weighed - (plain - 75.0 * risk)).abs() < 1e-3,
+            "{weighed} {plain} {risk}"
+        );
+        // Not tuned, not written at 0: the files of before are written as they were.
+        assert_eq!(Weights::from_array(with.to_array()), w);
+        assert!(!w.to_toml().contains("risk"));
+        assert!(with.to_toml().contains("risk = -75"));
+        assert_eq!(Weights::from_toml(&with.to_toml()).unwrap(), with);
+        let set = WeightSet::from_toml("[level29]\nrisk = -75.0\n").unwrap();
+        assert_eq!(set.get(Bracket::Level29).risk, -75.0);
+        assert_eq!(set.get(Bracket::Base).risk, 0.0);
+        assert_eq!(WeightSet::from_toml(&set.to_toml()).unwrap(), set);
+    }
+
+    #[test]
+    fn the_risk_candidate_is_the_format_s_set_but_at_29() {
+        let file = WeightSet::from_toml(include_str!("../weights/betatetris-risk.toml")).unwrap();
+        let mut expected = WeightSet::betatetris();
+        let at19 = *expected.get(Bracket::Level19);
+        expected.set(
+            Bracket::Level29,
+            Weights {
+                risk: -75.0,
+                ..at19
+            },
+        );
+        assert_eq!(file, expected);
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub mod format;
 pub mod inputs;
 pub mod movegen;
 pub mod player;
+pub mod risk;
 pub mod search;
 pub mod taps;
 pub mod tune;

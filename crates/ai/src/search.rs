@@ -29,7 +29,9 @@
 //! into them.
 
 use crate::board::Board;
-use crate::eval::{clear_value, Bracket, Context, Features, Parent, WeightSet, Weights};
+use crate::eval::{
+    clear_value, risk_value, Bracket, Context, Features, Parent, WeightSet, Weights,
+};
 use crate::inputs::InputModel;
 use crate::movegen::{MoveGen, Placement, Rules, Start};
 use nestris_core::tables::{ORIENTATION_TYPE, SPAWN_TABLE};
@@ -469,12 +471,13 @@ impl Search {
     /// cleared `lines` rows (the clears not included).
     #[inline]
     fn field(&self, node: &Node, after: &Board, lines: u32, p: &Placement) -> f32 {
-        match node.parent.child(after, lines, p.o, p.x, p.y) {
+        let v = match node.parent.child(after, lines, p.o, p.x, p.y) {
             Some(features) => features.value(&self.active),
             None => {
                 Features::of(after, &self.context(node.progress.after(lines))).value(&self.active)
             }
-        }
+        };
+        v + risk_value(after, &self.active)
     }
 
     /// The value of the field `after` left by placement `p` on `node`'s field, and of the
@@ -937,7 +940,13 @@ impl Search {
     /// rows: `Parent::child_on`).
     #[inline(always)]
     fn placed(&self, node: &Node, p: &Placement) -> (u32, f32) {
-        match node.parent.child_on(&node.board, p.o, p.x, p.y) {
+        // (A field weighed by the risk table is placed and measured whole.)
+        let child = if self.active.risk == 0.0 {
+            node.parent.child_on(&node.board, p.o, p.x, p.y)
+        } else {
+            None
+        };
+        match child {
             Some(features) => (0, features.value(&self.active)),
             None => {
                 let mut b = node.board;
@@ -1507,6 +1516,41 @@ mod tests {
                 let deep = s.rank(&start, Some(next), progress, 8);
                 assert_eq!(deep.len(), ranked.len().min(8));
                 assert!(deep.windows(2).all(|w| w[0].value >= w[1].value));
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_weighed_with_the_risk_table_is_worth_its_fields_whole() {
+        // With the risk weighed, a field is placed and measured whole: the best line's
+        // value is its two clears and the last field as `evaluate` weighs them.
+        let weights = Weights {
+            risk: -75.0,
+            ..Weights::default()
+        };
+        let progress = Progress {
+            level: 29,
+            lines: [0x40, 0x02],
+        };
+        let ctx = Context::new(Region::Ntsc, 29, &InputModel::hz30());
+        for (_, board) in crate::bench::sample_boards() {
+            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                let next = SPAWN_TABLE[(kind + 3) % 7];
+                let start = Start::spawn(board, spawn, 29, Region::Ntsc);
+                let mut s = Search::new(weights, InputModel::hz30());
+                let ranked = s.rank(&start, Some(next), progress, 0);
+                let (p1, p2) = (ranked[0].placement, ranked[0].next.unwrap());
+                let mut b = board;
+                let mut value = 0.0;
+                for p in [p1, p2] {
+                    value += clear_value(&weights, b.place(p.o, p.x, p.y));
+                }
+                value += crate::eval::evaluate(&b, &ctx, &weights);
+                assert!(
+                    (ranked[0].value - value).abs() < 1e-3 * value.abs().max(1.0),
+                    "{} {value}",
+                    ranked[0].value
+                );
             }
         }
     }

@@ -298,7 +298,15 @@ pub fn tune_from(
 /// `config`'s tuned bracket set to the candidate `c` in [`TuneConfig::initial`].
 fn with(config: &TuneConfig, c: &Vector) -> WeightSet {
     let mut set = config.initial;
-    set.set(config.bracket, Weights::from_array(*c));
+    // (The risk table's weight is not tuned: the bracket keeps its own.)
+    let risk = config.initial.get(config.bracket).risk;
+    set.set(
+        config.bracket,
+        Weights {
+            risk,
+            ..Weights::from_array(*c)
+        },
+    );
     set
 }
 

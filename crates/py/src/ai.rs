@@ -141,9 +141,14 @@ fn weights_map(
     Ok(map)
 }
 
-/// The names of the weights, in their declaration order.
+/// The names of the weights, in their declaration order (the risk table's weight, which
+/// a file leaves out at 0, included).
 fn weight_names() -> Vec<String> {
-    match serde_json::to_value(Weights::default()) {
+    let every = Weights {
+        risk: 1.0,
+        ..Weights::default()
+    };
+    match serde_json::to_value(every) {
         Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
         _ => Vec::new(),
     }
@@ -158,6 +163,8 @@ fn weights_dict<'py>(py: Python<'py>, set: &WeightSet) -> PyResult<Bound<'py, Py
                 d.set_item(k, v.as_f64().unwrap_or(f64::NAN))?;
             }
         }
+        // (Every weight, the risk table's at 0 too, which a file leaves out.)
+        d.set_item("risk", f64::from(w.risk))?;
         Ok(d)
     };
     let d = one(&set.base)?;

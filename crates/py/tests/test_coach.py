@@ -93,6 +93,16 @@ def test_weights_change_the_values() -> None:
         nestris.ai.suggest(request(), weights={"nonsense": 1.0})
 
 
+def test_the_risk_table_is_a_weight_like_the_others() -> None:
+    # 0 by default (the table unused); weighed, it changes the values at level 29.
+    assert nestris.Ai().weights["risk"] == 0.0
+    killscreen = request(level=29, lines=230)
+    plain = nestris.ai.suggest(killscreen)
+    risky = nestris.ai.suggest(killscreen, weights={"level29": {"risk": -75.0}})
+    assert risky["best"]["value"] != plain["best"]["value"]
+    assert nestris.Ai(weights={"level29": {"risk": -75.0}}).weights["level29"]["risk"] == -75.0
+
+
 def test_a_bracket_table_weighs_its_levels_only() -> None:
     richer = {"level29": {"tetris": nestris.Ai().weights["tetris"] + 1000.0}}
     at18 = (nestris.ai.suggest(request()), nestris.ai.suggest(request(), weights=richer))

@@ -1,0 +1,270 @@
+//! The learned risk of a field: how likely the game is to top out within the next 40
+//! pieces, as a sum of table entries over the field's patterns.
+//!
+//! The hand-made features of [`crate::eval`] price holes and height one by one; from level
+//! 29, where each piece is placed before the preview is seen, what ends games is their
+//! mix (a tall column beside a well, a stack of rows with holes near the top), and a set
+//! that makes tetrises there tops out. The table is a linear model over one-hot patterns
+//! of the field (each column's height, the steps between neighbours and between three
+//! columns, the highest column, the holes, the rows with holes, the rows ready for a
+//! tetris, the well's depth, and the highest column against the holes), fitted offline by
+//! least squares to whether each position of the format's own games topped out within 40
+//! pieces (`crates/ai/examples/risk_data.rs` plays them and writes the patterns,
+//! `crates/ai/examples/fit_risk.py` fits the table). The built-in table is
+//! `crates/ai/weights/risk29.txt`; its header says how it was made.
+//!
+//! [`crate::Weights::risk`] weighs it in the evaluation (0, the default, leaves it out).
+
+use crate::board::{Board, TOP};
+use std::sync::OnceLock;
+
+/// Entries of the table: the patterns' one-hot blocks, in the order [`features`] writes
+/// them.
+pub const FEATURES: usize =
+    HEIGHTS + STEPS + TRIPLES + HIGHEST + HOLES + HOLE_ROWS + READY + WELL + HIGH_HOLES + 1;
+/// Each column's height, 0-20.
+const HEIGHTS: usize = 10 * 21;
+/// The step between neighbours, -4..=4 (clamped), for each of the nine pairs.
+const STEPS: usize = 9 * 9;
+/// Two steps at once, each -2..=2 (clamped), for each of the eight triples of columns.
+const TRIPLES: usize = 8 * 25;
+/// The highest of columns 0-8, 0-20.
+const HIGHEST: usize = 21;
+/// Holes (empty cells below their column's top), 0-15 (clamped).
+const HOLES: usize = 16;
+/// Rows with a hole, 0-10 (clamped).
+const HOLE_ROWS: usize = 11;
+/// Rows ready for a tetris (full but for the well, from the well's top down), 0-8.
+const READY: usize = 9;
+/// The lowest of columns 0-8 less the well's height, -2..=8 (clamped).
+const WELL: usize = 11;
+/// The highest of columns 0-8 in pairs of rows (0-10) against the holes (0-4, clamped).
+const HIGH_HOLES: usize = 11 * 5;
+
+/// How many entries a field has active (one per pattern; the last is the constant).
+pub const ACTIVE: usize = 10 + 9 + 8 + 6 + 1;
+
+/// The table entries the field whose rows are `rows` (row 0 the top, bit `c` column `c`)
+/// has active, in `out`.
+pub fn features(rows: &[u16; 20], out: &mut [u16; ACTIVE]) {
+    let mut h = [0i32; 10];
+    let (mut holes, mut hole_rows, mut covered) = (0i32, 0i32, 0u16);
+    for (y, &r) in rows.iter().enumerate() {
+        let r = r & 0x3FF;
+        let gap = !r & 0x3FF & covered;
+        holes += gap.count_ones() as i32;
+        hole_rows += (gap != 0) as i32;
+        let mut tops = r & !covered;
+        while tops != 0 {
+            h[tops.trailing_zeros() as usize] = 20 - y as i32;
+            tops &= tops - 1;
+        }
+        covered |= r;
+    }
+    let mut n = 0;
+    let mut base = 0;
+    let mut put = |block: usize, i: i32| {
+        out[n] = (base + i as usize) as u16;
+        n += 1;
+        base += block;
+    };
+    for (c, &hc) in h.iter().enumerate() {
+        put(if c == 9 { HEIGHTS } else { 0 }, c as i32 * 21 + hc);
+    }
+    for c in 0..9 {
+        let step = (h[c + 1] - h[c]).clamp(-4, 4) + 4;
+        put(if c == 8 { STEPS } else { 0 }, c as i32 * 9 + step);
+    }
+    for c in 0..8 {
+        let s1 = (h[c + 1] - h[c]).clamp(-2, 2) + 2;
+        let s2 = (h[c + 2] - h[c + 1]).clamp(-2, 2) + 2;
+        put(
+            if c == 7 { TRIPLES } else { 0 },
+            c as i32 * 25 + s1 * 5 + s2,
+        );
+    }
+    let highest = h[..9].iter().copied().max().unwrap_or(0);
+    let lowest = h[..9].iter().copied().min().unwrap_or(0);
+    put(HIGHEST, highest);
+    put(HOLES, holes.min(HOLES as i32 - 1));
+    put(HOLE_ROWS, hole_rows.min(HOLE_ROWS as i32 - 1));
+    let mut ready = 0;
+    let mut y = 19 - h[9];
+    while y >= 0 && rows[y as usize] & 0x3FF == 0x1FF {
+        ready += 1;
+        y -= 1;
+    }
+    put(READY, ready.min(READY as i32 - 1));
+    put(WELL, (lowest - h[9]).clamp(-2, 8) + 2);
+    put(HIGH_HOLES, (highest / 2).min(10) * 5 + holes.min(4));
+    put(1, 0);
+    debug_assert_eq!(base, FEATURES);
+}
+
+/// A fitted table: the risk of a field is the sum of its active entries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RiskTable {
+    entries: Vec<f32>,
+}
+
+impl RiskTable {
+    /// The table written as [`FEATURES`] numbers separated by white space; lines starting
+    /// with `#` are comments.
+    pub fn parse(text: &str) -> Result<RiskTable, String> {
+        let entries = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .map(|t| {
+                t.parse::<f32>()
+                    .map_err(|e| format!("risk table: {t:?}: {e}"))
+            })
+            .collect::<Result<Vec<f32>, String>>()?;
+        if entries.len() != FEATURES || entries.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "risk table: {} finite numbers expected, {} found",
+                FEATURES,
+                entries.len()
+            ));
+        }
+        Ok(RiskTable { entries })
+    }
+
+    /// The built-in table (`crates/ai/weights/risk29.txt`).
+    pub fn builtin() -> &'static RiskTable {
+        static TABLE: OnceLock<RiskTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            RiskTable::parse(include_str!("../weights/risk29.txt"))
+                .expect("the built-in risk table parses")
+        })
+    }
+
+    /// The risk of the field `rows` (as [`features`] reads them).
+    pub fn of_rows(&self, rows: &[u16; 20]) -> f32 {
+        let mut active = [0u16; ACTIVE];
+        features(rows, &mut active);
+        active.iter().map(|&i| self.entries[i as usize]).sum()
+    }
+
+    /// The risk of `board`'s field.
+    pub fn of_board(&self, board: &Board) -> f32 {
+        self.of_rows(&field_rows(board))
+    }
+}
+
+/// `board`'s 20 field rows, bit `c` column `c`.
+pub fn field_rows(board: &Board) -> [u16; 20] {
+    std::array::from_fn(|y| (board.rows[y + TOP] >> 3) & 0x3FF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows_of(picture: &[&str]) -> [u16; 20] {
+        let mut rows = [0u16; 20];
+        for (k, line) in picture.iter().enumerate() {
+            let y = 20 - picture.len() + k;
+            for (c, ch) in line.chars().enumerate() {
+                if ch == '#' {
+                    rows[y] |= 1 << c;
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn an_empty_field_has_its_blocks_first_entries() {
+        let mut out = [0u16; ACTIVE];
+        features(&[0; 20], &mut out);
+        let heights: Vec<u16> = (0..10).map(|c| c * 21).collect();
+        assert_eq!(out[..10], heights[..]);
+        // Every step 0, the well level with the rest, no holes.
+        assert_eq!(out[10], HEIGHTS as u16 + 4);
+        assert_eq!(out[19], (HEIGHTS + STEPS) as u16 + 12);
+        let tail = (HEIGHTS + STEPS + TRIPLES) as u16;
+        assert_eq!(
+            out[27..],
+            [
+                tail,
+                tail + 21,
+                tail + 37,
+                tail + 48,
+                tail + 57 + 2,
+                tail + 68,
+                tail + 123
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_reads_its_heights_holes_and_ready_rows() {
+        let rows = rows_of(&[
+            "#.........", //
+            "##.######.",
+            "#########.",
+            "#########.",
+        ]);
+        let mut out = [0u16; ACTIVE];
+        features(&rows, &mut out);
+        assert_eq!(out[0], 4); // column 0: 4 rows
+        assert_eq!(out[2], 2 * 21 + 2); // column 2: 2 rows
+        assert_eq!(out[9], 9 * 21); // the well: empty
+        let tail = HEIGHTS + STEPS + TRIPLES;
+        assert_eq!(out[27] as usize, tail + 4); // the highest
+        assert_eq!(out[28] as usize, tail + 21); // no holes
+        assert_eq!(out[30] as usize, tail + 21 + 16 + 11 + 2); // two ready rows
+        assert_eq!(out[31] as usize, tail + 21 + 16 + 11 + 9 + 2 + 2); // well 2 deep
+    }
+
+    #[test]
+    fn holes_are_counted_under_their_columns_tops() {
+        let rows = rows_of(&["##########", "#.#.#.....", "##########"]);
+        let mut out = [0u16; ACTIVE];
+        features(&rows, &mut out);
+        let tail = HEIGHTS + STEPS + TRIPLES + HIGHEST;
+        assert_eq!(out[28] as usize, tail + 7);
+        assert_eq!(out[29] as usize, tail + HOLES + 1);
+    }
+
+    #[test]
+    fn the_builtin_table_parses_and_a_taller_stack_is_riskier() {
+        let t = RiskTable::builtin();
+        let low = rows_of(&["#########.", "#########."]);
+        let high = rows_of(&[
+            "#.........",
+            "##........",
+            "###.......",
+            "####......",
+            "#####.....",
+            "######....",
+            "#######...",
+            "########..",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+        ]);
+        assert!(
+            t.of_rows(&high) > t.of_rows(&low) + 0.05,
+            "{} {}",
+            t.of_rows(&high),
+            t.of_rows(&low)
+        );
+        assert_eq!(t.of_board(&Board::empty()), t.of_rows(&[0; 20]));
+    }
+
+    #[test]
+    fn a_table_of_the_wrong_size_is_refused() {
+        assert!(RiskTable::parse("1 2 3").is_err());
+        assert!(RiskTable::parse(&"0 ".repeat(FEATURES)).is_ok());
+        assert!(RiskTable::parse(&format!("# a comment\n{}", "0.5 ".repeat(FEATURES))).is_ok());
+        assert!(RiskTable::parse(&format!("{}NaN", "0 ".repeat(FEATURES - 1))).is_err());
+    }
+}
