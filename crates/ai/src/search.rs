@@ -1521,6 +1521,41 @@ mod tests {
     }
 
     #[test]
+    fn with_the_risk_weighed_a_placed_field_is_measured_whole() {
+        // `Search::placed` (the deeper lines' fields) must add the table too, and so
+        // cannot take a field's features from its parent's.
+        let weights = Weights {
+            risk: -75.0,
+            ..Weights::default()
+        };
+        let progress = Progress {
+            level: 29,
+            lines: [0x40, 0x02],
+        };
+        let ctx = Context::new(Region::Ntsc, 29, &InputModel::hz30());
+        for (_, board) in crate::bench::sample_boards() {
+            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                let next = SPAWN_TABLE[(kind + 3) % 7];
+                let start = Start::spawn(board, spawn, 29, Region::Ntsc);
+                let mut s = Search::new(weights, InputModel::hz30());
+                let ranked = s.rank(&start, Some(next), progress, 0);
+                let node = s.node(&board, progress);
+                for r in &ranked {
+                    let p = r.placement;
+                    let (lines, value) = s.placed(&node, &p);
+                    let mut after = board;
+                    assert_eq!(lines, after.place(p.o, p.x, p.y));
+                    let whole = crate::eval::evaluate(&after, &ctx, &weights);
+                    assert!(
+                        (value - whole).abs() < 1e-3 * whole.abs().max(1.0),
+                        "{value} {whole}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_line_weighed_with_the_risk_table_is_worth_its_fields_whole() {
         // With the risk weighed, a field is placed and measured whole: the best line's
         // value is its two clears and the last field as `evaluate` weighs them.
