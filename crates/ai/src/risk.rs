@@ -68,20 +68,17 @@ pub fn features(rows: &[u16; 20], out: &mut [u16; ACTIVE]) {
         n += 1;
         base += block;
     };
-    for (c, &hc) in h.iter().enumerate() {
-        put(if c == 9 { HEIGHTS } else { 0 }, c as i32 * 21 + hc);
+    // One block per column, pair and triple, each its own range of the table.
+    for &hc in &h {
+        put(21, hc);
     }
     for c in 0..9 {
-        let step = (h[c + 1] - h[c]).clamp(-4, 4) + 4;
-        put(if c == 8 { STEPS } else { 0 }, c as i32 * 9 + step);
+        put(9, (h[c + 1] - h[c]).clamp(-4, 4) + 4);
     }
     for c in 0..8 {
         let s1 = (h[c + 1] - h[c]).clamp(-2, 2) + 2;
         let s2 = (h[c + 2] - h[c + 1]).clamp(-2, 2) + 2;
-        put(
-            if c == 7 { TRIPLES } else { 0 },
-            c as i32 * 25 + s1 * 5 + s2,
-        );
+        put(25, s1 * 5 + s2);
     }
     let highest = h[..9].iter().copied().max().unwrap_or(0);
     let lowest = h[..9].iter().copied().min().unwrap_or(0);

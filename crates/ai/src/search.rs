@@ -1521,9 +1521,10 @@ mod tests {
     }
 
     #[test]
-    fn with_the_risk_weighed_a_placed_field_is_measured_whole() {
-        // `Search::placed` (the deeper lines' fields) must add the table too, and so
-        // cannot take a field's features from its parent's.
+    fn with_the_risk_weighed_fields_are_measured_whole() {
+        // With the risk weighed, a field is placed and measured whole, by `Search::placed`
+        // (the deeper lines' fields) and by `Search::field` alike: it cannot take its
+        // features from its parent's, and the table is added.
         let weights = Weights {
             risk: -75.0,
             ..Weights::default()
@@ -1533,12 +1534,14 @@ mod tests {
             lines: [0x40, 0x02],
         };
         let ctx = Context::new(Region::Ntsc, 29, &InputModel::hz30());
+        let near = |a: f32, b: f32| (a - b).abs() < 1e-3 * b.abs().max(1.0);
         for (_, board) in crate::bench::sample_boards() {
             for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
                 let next = SPAWN_TABLE[(kind + 3) % 7];
                 let start = Start::spawn(board, spawn, 29, Region::Ntsc);
                 let mut s = Search::new(weights, InputModel::hz30());
                 let ranked = s.rank(&start, Some(next), progress, 0);
+                // Each placement's field, as `placed` weighs it.
                 let node = s.node(&board, progress);
                 for r in &ranked {
                     let p = r.placement;
@@ -1546,34 +1549,9 @@ mod tests {
                     let mut after = board;
                     assert_eq!(lines, after.place(p.o, p.x, p.y));
                     let whole = crate::eval::evaluate(&after, &ctx, &weights);
-                    assert!(
-                        (value - whole).abs() < 1e-3 * whole.abs().max(1.0),
-                        "{value} {whole}"
-                    );
+                    assert!(near(value, whole), "{value} {whole}");
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn a_line_weighed_with_the_risk_table_is_worth_its_fields_whole() {
-        // With the risk weighed, a field is placed and measured whole: the best line's
-        // value is its two clears and the last field as `evaluate` weighs them.
-        let weights = Weights {
-            risk: -75.0,
-            ..Weights::default()
-        };
-        let progress = Progress {
-            level: 29,
-            lines: [0x40, 0x02],
-        };
-        let ctx = Context::new(Region::Ntsc, 29, &InputModel::hz30());
-        for (_, board) in crate::bench::sample_boards() {
-            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
-                let next = SPAWN_TABLE[(kind + 3) % 7];
-                let start = Start::spawn(board, spawn, 29, Region::Ntsc);
-                let mut s = Search::new(weights, InputModel::hz30());
-                let ranked = s.rank(&start, Some(next), progress, 0);
+                // The best line: its two clears and its last field.
                 let (p1, p2) = (ranked[0].placement, ranked[0].next.unwrap());
                 let mut b = board;
                 let mut value = 0.0;
@@ -1581,11 +1559,7 @@ mod tests {
                     value += clear_value(&weights, b.place(p.o, p.x, p.y));
                 }
                 value += crate::eval::evaluate(&b, &ctx, &weights);
-                assert!(
-                    (ranked[0].value - value).abs() < 1e-3 * value.abs().max(1.0),
-                    "{} {value}",
-                    ranked[0].value
-                );
+                assert!(near(ranked[0].value, value), "{} {value}", ranked[0].value);
             }
         }
     }
