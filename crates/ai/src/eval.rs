@@ -488,6 +488,9 @@ impl<'de> Deserialize<'de> for WeightSet {
 pub struct Context {
     /// Highest column height a piece can pass over, per column, at this level and tap rate.
     pub reach: [u8; 10],
+    /// The piece falls at a variant's double killscreen gravity (the risk table's choice:
+    /// [`crate::risk::RiskTable::for_gravity`]).
+    pub double: bool,
 }
 
 impl Context {
@@ -512,7 +515,10 @@ impl Context {
         });
         let reach =
             core::array::from_fn(|c| by_taps[(c as i32 - 5).unsigned_abs().max(1) as usize - 1]);
-        Context { reach }
+        Context {
+            reach,
+            double: rules.double,
+        }
     }
 }
 
@@ -1103,16 +1109,17 @@ pub fn clear_value(w: &Weights, lines: u32) -> f32 {
 /// The value of a field.
 #[inline]
 pub fn evaluate(board: &Board, ctx: &Context, w: &Weights) -> f32 {
-    Features::of(board, ctx).value(w) + risk_value(board, w)
+    Features::of(board, ctx).value(w) + risk_value(board, w, ctx.double)
 }
 
-/// The field's learned risk, weighed ([`Weights::risk`]; 0 without the table's work).
+/// The field's learned risk, weighed ([`Weights::risk`]; 0 without the table's work): the
+/// table of the double killscreen's gravity when `double`, else the one-row-a-frame one.
 #[inline]
-pub fn risk_value(board: &Board, w: &Weights) -> f32 {
+pub fn risk_value(board: &Board, w: &Weights, double: bool) -> f32 {
     if w.risk == 0.0 {
         0.0
     } else {
-        w.risk * crate::risk::RiskTable::builtin().of_board(board)
+        w.risk * crate::risk::RiskTable::for_gravity(double).of_board(board)
     }
 }
 
@@ -1409,7 +1416,7 @@ mod tests {
     }
 
     #[test]
-    fn the_risk_candidate_is_the_format_s_set_but_at_29() {
+    fn the_risk_candidate_is_the_format_s_set_but_from_29() {
         let file = WeightSet::from_toml(include_str!("../weights/betatetris-risk.toml")).unwrap();
         let mut expected = WeightSet::betatetris();
         let at19 = *expected.get(Bracket::Level19);
@@ -1418,6 +1425,14 @@ mod tests {
             Weights {
                 risk: -75.0,
                 ..at19
+            },
+        );
+        let dks = *expected.get(Bracket::DoubleKillscreen);
+        expected.set(
+            Bracket::DoubleKillscreen,
+            Weights {
+                risk: -150.0,
+                ..dks
             },
         );
         assert_eq!(file, expected);

@@ -10,10 +10,15 @@
 //! tetris, the well's depth, and the highest column against the holes), fitted offline by
 //! least squares to whether each position of the format's own games topped out within 40
 //! pieces (`crates/ai/examples/risk_data.rs` plays them and writes the patterns,
-//! `crates/ai/examples/fit_risk.py` fits the table). The built-in table is
-//! `crates/ai/weights/risk29.txt`; its header says how it was made.
+//! `crates/ai/examples/fit_risk.py` fits the table). There are two built-in tables, one
+//! per gravity the format plays them at: `crates/ai/weights/risk29.txt` (one row a frame,
+//! levels 29-38) and `crates/ai/weights/risk39.txt` (a variant's double killscreen, two
+//! rows a frame, from level 39, where what ends games is another mix: the columns at the
+//! edges left too low to be filled once their neighbours stand above what a piece can
+//! pass over). Their headers say how each was made.
 //!
-//! [`crate::Weights::risk`] weighs it in the evaluation (0, the default, leaves it out).
+//! [`crate::Weights::risk`] weighs the table of the searched position's gravity in the
+//! evaluation (0, the default, leaves it out).
 
 use crate::board::{Board, TOP};
 use std::sync::OnceLock;
@@ -127,13 +132,33 @@ impl RiskTable {
         Ok(RiskTable { entries })
     }
 
-    /// The built-in table (`crates/ai/weights/risk29.txt`).
+    /// The built-in table for one row a frame (`crates/ai/weights/risk29.txt`).
     pub fn builtin() -> &'static RiskTable {
         static TABLE: OnceLock<RiskTable> = OnceLock::new();
         TABLE.get_or_init(|| {
             RiskTable::parse(include_str!("../weights/risk29.txt"))
                 .expect("the built-in risk table parses")
         })
+    }
+
+    /// The built-in table for a variant's double killscreen
+    /// (`crates/ai/weights/risk39.txt`).
+    pub fn double_killscreen() -> &'static RiskTable {
+        static TABLE: OnceLock<RiskTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            RiskTable::parse(include_str!("../weights/risk39.txt"))
+                .expect("the built-in double killscreen risk table parses")
+        })
+    }
+
+    /// The built-in table for a piece falling at the double killscreen's gravity
+    /// (`double`) or not.
+    pub fn for_gravity(double: bool) -> &'static RiskTable {
+        if double {
+            RiskTable::double_killscreen()
+        } else {
+            RiskTable::builtin()
+        }
     }
 
     /// The risk of the field `rows` (as [`features`] reads them).
@@ -223,6 +248,28 @@ mod tests {
         let tail = HEIGHTS + STEPS + TRIPLES + HIGHEST;
         assert_eq!(out[28] as usize, tail + 7);
         assert_eq!(out[29] as usize, tail + HOLES + 1);
+    }
+
+    #[test]
+    fn at_the_double_killscreen_an_edge_column_left_low_is_riskier() {
+        // Two rows a frame: a piece reaches column 0 in five taps only over a low stack.
+        let t = RiskTable::for_gravity(true);
+        assert_ne!(t, RiskTable::for_gravity(false));
+        let flat = rows_of(&["#########.", "#########.", "#########.", "#########."]);
+        let edge = rows_of(&[
+            ".########.",
+            ".########.",
+            ".########.",
+            ".########.",
+            "#########.",
+            "#########.",
+        ]);
+        assert!(
+            t.of_rows(&edge) > t.of_rows(&flat) + 0.05,
+            "{} {}",
+            t.of_rows(&edge),
+            t.of_rows(&flat)
+        );
     }
 
     #[test]

@@ -240,6 +240,9 @@ pub struct Search {
     /// The set of the bracket searched from (chosen by [`Search::first_ply`]): every leaf
     /// of one search is weighed with the same set, so their values compare.
     active: Weights,
+    /// The position searched from falls at a variant's double killscreen gravity: the
+    /// risk table its leaves are weighed with (chosen with `active`).
+    double: bool,
     /// The player's hands.
     pub model: InputModel,
     /// The region whose gravity and DAS apply.
@@ -372,6 +375,7 @@ impl Search {
         let weights = weights.into();
         Search {
             active: weights.base,
+            double: false,
             weights,
             model,
             region: Region::Ntsc,
@@ -477,7 +481,7 @@ impl Search {
                 Features::of(after, &self.context(node.progress.after(lines))).value(&self.active)
             }
         };
-        v + risk_value(after, &self.active)
+        v + risk_value(after, &self.active, self.double)
     }
 
     /// The value of the field `after` left by placement `p` on `node`'s field, and of the
@@ -497,6 +501,7 @@ impl Search {
         self.active = *self
             .weights
             .for_position(Bracket::of(progress.level, start.rules.double), height);
+        self.double = start.rules.double;
         // A new search: its weights, and the rules and model it reads, may not be the last
         // one's.
         self.leaves.clear();
