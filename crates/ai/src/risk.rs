@@ -255,7 +255,8 @@ mod tests {
         // Two rows a frame: a piece reaches column 0 in five taps only over a low stack.
         let t = RiskTable::for_gravity(true);
         assert_ne!(t, RiskTable::for_gravity(false));
-        let flat = rows_of(&["#########.", "#########.", "#########.", "#########."]);
+        // The same stack, column 0 filled: four cells more, and far less risky.
+        let flat = rows_of(&["#########."; 6]);
         let edge = rows_of(&[
             ".########.",
             ".########.",

@@ -1529,42 +1529,52 @@ mod tests {
     fn with_the_risk_weighed_fields_are_measured_whole() {
         // With the risk weighed, a field is placed and measured whole, by `Search::placed`
         // (the deeper lines' fields) and by `Search::field` alike: it cannot take its
-        // features from its parent's, and the table is added.
+        // features from its parent's, and the table of the searched piece's gravity (the
+        // double killscreen's at two rows a frame) is added.
         let weights = Weights {
             risk: -75.0,
             ..Weights::default()
         };
-        let progress = Progress {
-            level: 29,
-            lines: [0x40, 0x02],
-        };
-        let ctx = Context::new(Region::Ntsc, 29, &InputModel::hz30());
         let near = |a: f32, b: f32| (a - b).abs() < 1e-3 * b.abs().max(1.0);
-        for (_, board) in crate::bench::sample_boards() {
-            for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
-                let next = SPAWN_TABLE[(kind + 3) % 7];
-                let start = Start::spawn(board, spawn, 29, Region::Ntsc);
-                let mut s = Search::new(weights, InputModel::hz30());
-                let ranked = s.rank(&start, Some(next), progress, 0);
-                // Each placement's field, as `placed` weighs it.
-                let node = s.node(&board, progress);
-                for r in &ranked {
-                    let p = r.placement;
-                    let (lines, value) = s.placed(&node, &p);
-                    let mut after = board;
-                    assert_eq!(lines, after.place(p.o, p.x, p.y));
-                    let whole = crate::eval::evaluate(&after, &ctx, &weights);
-                    assert!(near(value, whole), "{value} {whole}");
+        for (level, double) in [(29, false), (39, true)] {
+            let progress = Progress {
+                level,
+                lines: [0x40, 0x02],
+            };
+            let rules = Rules {
+                double,
+                ..Rules::new(Region::Ntsc, level)
+            };
+            // The features' context as the search takes it (the cartridge's gravity: no
+            // variant given), the table by the piece's.
+            let ctx = Context::new(Region::Ntsc, level, &InputModel::hz30());
+            let whole =
+                |b: &Board| Features::of(b, &ctx).value(&weights) + risk_value(b, &weights, double);
+            for (_, board) in crate::bench::sample_boards() {
+                for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
+                    let next = SPAWN_TABLE[(kind + 3) % 7];
+                    let start = Start::spawn_with(board, spawn, rules);
+                    let mut s = Search::new(weights, InputModel::hz30());
+                    let ranked = s.rank(&start, Some(next), progress, 0);
+                    // Each placement's field, as `placed` weighs it.
+                    let node = s.node(&board, progress);
+                    for r in &ranked {
+                        let p = r.placement;
+                        let (lines, value) = s.placed(&node, &p);
+                        let mut after = board;
+                        assert_eq!(lines, after.place(p.o, p.x, p.y));
+                        assert!(near(value, whole(&after)), "{value} {}", whole(&after));
+                    }
+                    // The best line: its two clears and its last field.
+                    let (p1, p2) = (ranked[0].placement, ranked[0].next.unwrap());
+                    let mut b = board;
+                    let mut value = 0.0;
+                    for p in [p1, p2] {
+                        value += clear_value(&weights, b.place(p.o, p.x, p.y));
+                    }
+                    value += whole(&b);
+                    assert!(near(ranked[0].value, value), "{} {value}", ranked[0].value);
                 }
-                // The best line: its two clears and its last field.
-                let (p1, p2) = (ranked[0].placement, ranked[0].next.unwrap());
-                let mut b = board;
-                let mut value = 0.0;
-                for p in [p1, p2] {
-                    value += clear_value(&weights, b.place(p.o, p.x, p.y));
-                }
-                value += crate::eval::evaluate(&b, &ctx, &weights);
-                assert!(near(ranked[0].value, value), "{} {value}", ranked[0].value);
             }
         }
     }
