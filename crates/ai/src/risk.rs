@@ -135,20 +135,14 @@ impl RiskTable {
     /// The built-in table for one row a frame (`crates/ai/weights/risk29.txt`).
     pub fn builtin() -> &'static RiskTable {
         static TABLE: OnceLock<RiskTable> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            RiskTable::parse(include_str!("../weights/risk29.txt"))
-                .expect("the built-in risk table parses")
-        })
+        built_in(&TABLE, include_str!("../weights/risk29.txt"))
     }
 
     /// The built-in table for a variant's double killscreen
     /// (`crates/ai/weights/risk39.txt`).
     pub fn double_killscreen() -> &'static RiskTable {
         static TABLE: OnceLock<RiskTable> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            RiskTable::parse(include_str!("../weights/risk39.txt"))
-                .expect("the built-in double killscreen risk table parses")
-        })
+        built_in(&TABLE, include_str!("../weights/risk39.txt"))
     }
 
     /// The built-in table for a piece falling at the double killscreen's gravity
@@ -174,6 +168,11 @@ impl RiskTable {
     }
 }
 
+/// A built-in table, parsed on first use (its tests parse every one).
+fn built_in(cell: &'static OnceLock<RiskTable>, text: &str) -> &'static RiskTable {
+    cell.get_or_init(|| RiskTable::parse(text).expect("a built-in risk table parses"))
+}
+
 /// `board`'s 20 field rows, bit `c` column `c`.
 pub fn field_rows(board: &Board) -> [u16; 20] {
     std::array::from_fn(|y| (board.rows[y + TOP] >> 3) & 0x3FF)
@@ -182,6 +181,12 @@ pub fn field_rows(board: &Board) -> [u16; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `t` puts `riskier` clearly above `safer`.
+    fn assert_riskier(t: &RiskTable, riskier: &[u16; 20], safer: &[u16; 20]) {
+        let (a, b) = (t.of_rows(riskier), t.of_rows(safer));
+        assert!(a > b + 0.05, "{a} {b}");
+    }
 
     fn rows_of(picture: &[&str]) -> [u16; 20] {
         let mut rows = [0u16; 20];
@@ -265,12 +270,7 @@ mod tests {
             "#########.",
             "#########.",
         ]);
-        assert!(
-            t.of_rows(&edge) > t.of_rows(&flat) + 0.05,
-            "{} {}",
-            t.of_rows(&edge),
-            t.of_rows(&flat)
-        );
+        assert_riskier(t, &edge, &flat);
     }
 
     #[test]
@@ -296,12 +296,7 @@ mod tests {
             "#########.",
             "#########.",
         ]);
-        assert!(
-            t.of_rows(&high) > t.of_rows(&low) + 0.05,
-            "{} {}",
-            t.of_rows(&high),
-            t.of_rows(&low)
-        );
+        assert_riskier(t, &high, &low);
         assert_eq!(t.of_board(&Board::empty()), t.of_rows(&[0; 20]));
     }
 
