@@ -1109,17 +1109,21 @@ pub fn clear_value(w: &Weights, lines: u32) -> f32 {
 /// The value of a field.
 #[inline]
 pub fn evaluate(board: &Board, ctx: &Context, w: &Weights) -> f32 {
-    Features::of(board, ctx).value(w) + risk_value(board, w, ctx.double)
+    let f = Features::of(board, ctx);
+    f.value(w) + risk_value(&f, w, ctx.double)
 }
 
-/// The field's learned risk, weighed ([`Weights::risk`]; 0 without the table's work): the
-/// table of the double killscreen's gravity when `double`, else the one-row-a-frame one.
+/// The learned risk of the field whose features are `f`, weighed ([`Weights::risk`]; 0
+/// without the table's work): the table of the double killscreen's gravity when `double`,
+/// else the one-row-a-frame one. (The table's patterns are read from the features: the
+/// field is not measured again.)
 #[inline]
-pub fn risk_value(board: &Board, w: &Weights, double: bool) -> f32 {
+pub fn risk_value(f: &Features, w: &Weights, double: bool) -> f32 {
     if w.risk == 0.0 {
         0.0
     } else {
-        w.risk * crate::risk::RiskTable::for_gravity(double).of_board(board)
+        let m = crate::risk::Measures::of_features(f);
+        w.risk * crate::risk::RiskTable::for_gravity(double).of(&m)
     }
 }
 

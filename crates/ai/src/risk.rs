@@ -18,7 +18,9 @@
 //! pass over). Their headers say how each was made.
 //!
 //! [`crate::Weights::risk`] weighs the table of the searched position's gravity in the
-//! evaluation (0, the default, leaves it out).
+//! evaluation (0, the default, leaves it out). The patterns are read from a field's
+//! [`Measures`], which the evaluation's features of every field already hold: weighing
+//! the table costs the search the entries' sum, not another look at the rows.
 
 use crate::board::{Board, TOP};
 use std::sync::OnceLock;
@@ -49,54 +51,98 @@ const HIGH_HOLES: usize = 11 * 5;
 /// How many entries a field has active (one per pattern; the last is the constant).
 pub const ACTIVE: usize = 10 + 9 + 8 + 6 + 1;
 
+/// What the table's patterns are read from: the column heights, the holes (empty cells
+/// below their column's top), the rows with a hole and the rows ready for a tetris (full
+/// but for the well, from the well's top up). The evaluation measures all four of every
+/// field it weighs ([`Measures::of_features`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measures {
+    /// Each column's height, 0-20.
+    pub heights: [u8; 10],
+    /// Empty cells below their column's top.
+    pub holes: u32,
+    /// Rows with a hole.
+    pub hole_rows: u32,
+    /// Rows ready for a tetris.
+    pub ready: u32,
+}
+
+impl Measures {
+    /// The measures of the field whose rows are `rows` (row 0 the top, bit `c` column `c`).
+    pub fn of_rows(rows: &[u16; 20]) -> Measures {
+        let mut m = Measures::default();
+        let mut covered = 0u16;
+        for (y, &r) in rows.iter().enumerate() {
+            let r = r & 0x3FF;
+            let gap = !r & 0x3FF & covered;
+            m.holes += gap.count_ones();
+            m.hole_rows += u32::from(gap != 0);
+            let mut tops = r & !covered;
+            while tops != 0 {
+                m.heights[tops.trailing_zeros() as usize] = (20 - y) as u8;
+                tops &= tops - 1;
+            }
+            covered |= r;
+        }
+        let mut y = 19 - i32::from(m.heights[9]);
+        while y >= 0 && rows[y as usize] & 0x3FF == 0x1FF {
+            m.ready += 1;
+            y -= 1;
+        }
+        m
+    }
+
+    /// The same measures from the evaluation's features of the field (its ready rows are
+    /// the four it weighs and those beyond).
+    #[inline(always)]
+    pub fn of_features(f: &crate::eval::Features) -> Measures {
+        Measures {
+            heights: f.heights,
+            holes: f.holes,
+            hole_rows: f.hole_rows,
+            ready: f.ready_rows + f.excess_ready,
+        }
+    }
+}
+
 /// The table entries the field whose rows are `rows` (row 0 the top, bit `c` column `c`)
 /// has active, in `out`.
 pub fn features(rows: &[u16; 20], out: &mut [u16; ACTIVE]) {
-    let mut h = [0i32; 10];
-    let (mut holes, mut hole_rows, mut covered) = (0i32, 0i32, 0u16);
-    for (y, &r) in rows.iter().enumerate() {
-        let r = r & 0x3FF;
-        let gap = !r & 0x3FF & covered;
-        holes += gap.count_ones() as i32;
-        hole_rows += (gap != 0) as i32;
-        let mut tops = r & !covered;
-        while tops != 0 {
-            h[tops.trailing_zeros() as usize] = 20 - y as i32;
-            tops &= tops - 1;
-        }
-        covered |= r;
-    }
     let mut n = 0;
+    patterns(&Measures::of_rows(rows), |i| {
+        out[n] = i as u16;
+        n += 1;
+    });
+}
+
+/// Calls `entry` with each active entry of the field measured `m`, in the table's order.
+#[inline(always)]
+fn patterns(m: &Measures, mut entry: impl FnMut(usize)) {
+    let h = m.heights.map(i32::from);
     let mut base = 0;
     let mut put = |block: usize, i: i32| {
-        out[n] = (base + i as usize) as u16;
-        n += 1;
+        entry(base + i as usize);
         base += block;
     };
     // One block per column, pair and triple, each its own range of the table.
     for &hc in &h {
         put(21, hc);
     }
-    for c in 0..9 {
-        put(9, (h[c + 1] - h[c]).clamp(-4, 4) + 4);
+    let steps: [i32; 9] = std::array::from_fn(|c| h[c + 1] - h[c]);
+    for &d in &steps {
+        put(9, d.clamp(-4, 4) + 4);
     }
-    for c in 0..8 {
-        let s1 = (h[c + 1] - h[c]).clamp(-2, 2) + 2;
-        let s2 = (h[c + 2] - h[c + 1]).clamp(-2, 2) + 2;
-        put(25, s1 * 5 + s2);
+    let small = steps.map(|d| d.clamp(-2, 2) + 2);
+    for pair in small.windows(2) {
+        put(25, pair[0] * 5 + pair[1]);
     }
     let highest = h[..9].iter().copied().max().unwrap_or(0);
     let lowest = h[..9].iter().copied().min().unwrap_or(0);
+    let holes = m.holes.min(HOLES as u32 - 1) as i32;
     put(HIGHEST, highest);
-    put(HOLES, holes.min(HOLES as i32 - 1));
-    put(HOLE_ROWS, hole_rows.min(HOLE_ROWS as i32 - 1));
-    let mut ready = 0;
-    let mut y = 19 - h[9];
-    while y >= 0 && rows[y as usize] & 0x3FF == 0x1FF {
-        ready += 1;
-        y -= 1;
-    }
-    put(READY, ready.min(READY as i32 - 1));
+    put(HOLES, holes);
+    put(HOLE_ROWS, m.hole_rows.min(HOLE_ROWS as u32 - 1) as i32);
+    put(READY, m.ready.min(READY as u32 - 1) as i32);
     put(WELL, (lowest - h[9]).clamp(-2, 8) + 2);
     put(HIGH_HOLES, (highest / 2).min(10) * 5 + holes.min(4));
     put(1, 0);
@@ -106,7 +152,7 @@ pub fn features(rows: &[u16; 20], out: &mut [u16; ACTIVE]) {
 /// A fitted table: the risk of a field is the sum of its active entries.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RiskTable {
-    entries: Vec<f32>,
+    entries: Box<[f32; FEATURES]>,
 }
 
 impl RiskTable {
@@ -129,6 +175,10 @@ impl RiskTable {
                 entries.len()
             ));
         }
+        let entries = entries
+            .into_boxed_slice()
+            .try_into()
+            .expect("FEATURES entries");
         Ok(RiskTable { entries })
     }
 
@@ -157,9 +207,19 @@ impl RiskTable {
 
     /// The risk of the field `rows` (as [`features`] reads them).
     pub fn of_rows(&self, rows: &[u16; 20]) -> f32 {
-        let mut active = [0u16; ACTIVE];
-        features(rows, &mut active);
-        active.iter().map(|&i| self.entries[i as usize]).sum()
+        self.of(&Measures::of_rows(rows))
+    }
+
+    /// The risk of the field measured `m`: its active entries summed in the table's order.
+    #[inline]
+    pub fn of(&self, m: &Measures) -> f32 {
+        let mut active = [0f32; ACTIVE];
+        let mut n = 0;
+        patterns(m, |i| {
+            active[n] = self.entries[i];
+            n += 1;
+        });
+        active.iter().sum()
     }
 
     /// The risk of `board`'s field.
@@ -298,6 +358,49 @@ mod tests {
         ]);
         assert_riskier(t, &high, &low);
         assert_eq!(t.of_board(&Board::empty()), t.of_rows(&[0; 20]));
+    }
+
+    proptest::proptest! {
+        /// The evaluation's features of a field hold the measures its rows give, and the
+        /// table reads the same entries from either, in the same order.
+        #[test]
+        fn the_features_hold_the_measures_of_the_rows(
+            rows in proptest::collection::vec(0u16..0x400, 20),
+            empty_above in 0usize..20,
+            ready in 0usize..10,
+        ) {
+            let mut rows: [u16; 20] = rows.try_into().unwrap();
+            // Empty rows above the stack, and rows ready for a tetris under the well's top.
+            rows[..empty_above].fill(0);
+            for r in rows.iter_mut().skip(20 - ready.min(20 - empty_above)) {
+                *r = 0x1FF;
+            }
+            let mut board = Board::empty();
+            for (y, &r) in rows.iter().enumerate() {
+                for c in 0..10 {
+                    if r >> c & 1 != 0 {
+                        board.set(y, c);
+                    }
+                }
+            }
+            let ctx = crate::eval::Context::new(
+                nestris_core::Region::Ntsc,
+                29,
+                &crate::InputModel::hz30(),
+            );
+            let m = Measures::of_rows(&rows);
+            proptest::prop_assert_eq!(
+                Measures::of_features(&crate::eval::Features::of(&board, &ctx)),
+                m
+            );
+            for t in [RiskTable::builtin(), RiskTable::double_killscreen()] {
+                let mut active = [0u16; ACTIVE];
+                features(&rows, &mut active);
+                let summed: f32 = active.iter().map(|&i| t.entries[i as usize]).sum();
+                proptest::prop_assert_eq!(t.of(&m).to_bits(), summed.to_bits());
+                proptest::prop_assert_eq!(t.of_board(&board).to_bits(), summed.to_bits());
+            }
+        }
     }
 
     #[test]

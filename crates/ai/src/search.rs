@@ -475,13 +475,11 @@ impl Search {
     /// cleared `lines` rows (the clears not included).
     #[inline]
     fn field(&self, node: &Node, after: &Board, lines: u32, p: &Placement) -> f32 {
-        let v = match node.parent.child(after, lines, p.o, p.x, p.y) {
-            Some(features) => features.value(&self.active),
-            None => {
-                Features::of(after, &self.context(node.progress.after(lines))).value(&self.active)
-            }
+        let f = match node.parent.child(after, lines, p.o, p.x, p.y) {
+            Some(features) => features,
+            None => Features::of(after, &self.context(node.progress.after(lines))),
         };
-        v + risk_value(after, &self.active, self.double)
+        f.value(&self.active) + risk_value(&f, &self.active, self.double)
     }
 
     /// The value of the field `after` left by placement `p` on `node`'s field, and of the
@@ -945,14 +943,16 @@ impl Search {
     /// rows: `Parent::child_on`).
     #[inline(always)]
     fn placed(&self, node: &Node, p: &Placement) -> (u32, f32) {
-        // (A field weighed by the risk table is placed and measured whole.)
-        let child = if self.active.risk == 0.0 {
-            node.parent.child_on(&node.board, p.o, p.x, p.y)
-        } else {
-            None
-        };
-        match child {
-            Some(features) => (0, features.value(&self.active)),
+        match node.parent.child_on(&node.board, p.o, p.x, p.y) {
+            Some(f) => {
+                let v = f.value(&self.active);
+                // (The risk table's patterns are read from the same features.)
+                if self.active.risk == 0.0 {
+                    (0, v)
+                } else {
+                    (0, v + risk_value(&f, &self.active, self.double))
+                }
+            }
             None => {
                 let mut b = node.board;
                 let lines = b.place(p.o, p.x, p.y);
@@ -1526,11 +1526,12 @@ mod tests {
     }
 
     #[test]
-    fn with_the_risk_weighed_fields_are_measured_whole() {
-        // With the risk weighed, a field is placed and measured whole, by `Search::placed`
-        // (the deeper lines' fields) and by `Search::field` alike: it cannot take its
-        // features from its parent's, and the table of the searched piece's gravity (the
-        // double killscreen's at two rows a frame) is added.
+    fn with_the_risk_weighed_fields_are_valued_as_measured_whole() {
+        // With the risk weighed, a field's value, by `Search::placed` (the deeper lines'
+        // fields) and by `Search::field` alike, is its features' (taken from its parent's)
+        // plus the risk of the table of the searched piece's gravity (the double
+        // killscreen's at two rows a frame), read from those features: the same as the
+        // field placed, measured and its rows read whole.
         let weights = Weights {
             risk: -75.0,
             ..Weights::default()
@@ -1548,8 +1549,10 @@ mod tests {
             // The features' context as the search takes it (the cartridge's gravity: no
             // variant given), the table by the piece's.
             let ctx = Context::new(Region::Ntsc, level, &InputModel::hz30());
-            let whole =
-                |b: &Board| Features::of(b, &ctx).value(&weights) + risk_value(b, &weights, double);
+            let table = crate::risk::RiskTable::for_gravity(double);
+            let whole = |b: &Board| {
+                Features::of(b, &ctx).value(&weights) + weights.risk * table.of_board(b)
+            };
             for (_, board) in crate::bench::sample_boards() {
                 for (kind, &spawn) in SPAWN_TABLE.iter().enumerate().take(7) {
                     let next = SPAWN_TABLE[(kind + 3) % 7];
