@@ -1422,15 +1422,12 @@ mod tests {
     #[test]
     fn the_risk_candidate_is_the_format_s_set_but_from_29() {
         let file = WeightSet::from_toml(include_str!("../weights/betatetris-risk.toml")).unwrap();
+        // Its own [level29] set (tuned with the risk weighed), the level-29 table at -75.
+        let at29 = *file.get(Bracket::Level29);
+        assert_eq!(at29.risk, -75.0);
+        assert_ne!(at29, *WeightSet::betatetris().get(Bracket::Level29));
         let mut expected = WeightSet::betatetris();
-        let at19 = *expected.get(Bracket::Level19);
-        expected.set(
-            Bracket::Level29,
-            Weights {
-                risk: -75.0,
-                ..at19
-            },
-        );
+        expected.set(Bracket::Level29, at29);
         let dks = *expected.get(Bracket::DoubleKillscreen);
         expected.set(
             Bracket::DoubleKillscreen,

@@ -295,6 +295,13 @@ pub fn tune_from(
     (best, state.history)
 }
 
+/// [`TuneConfig::initial`] with its tuned bracket's tuned weights those of `w` (a
+/// generation's mean, say): what the tune would write for it. The bracket keeps its
+/// untuned weight (the risk table's), which a generation's record does not hold.
+pub fn set_with(config: &TuneConfig, w: &Weights) -> WeightSet {
+    with(config, &w.to_array())
+}
+
 /// `config`'s tuned bracket set to the candidate `c` in [`TuneConfig::initial`].
 fn with(config: &TuneConfig, c: &Vector) -> WeightSet {
     let mut set = config.initial;
@@ -631,6 +638,33 @@ mod tests {
         assert_eq!(w1.brackets, [None; 3], "the base set tuned");
         assert!(h1.iter().all(|g| g.best_fitness >= g.mean_fitness));
         assert!(h1[1].sigma != h1[0].sigma);
+    }
+
+    #[test]
+    fn a_written_mean_keeps_the_bracket_s_risk_weight() {
+        // `--keep mean` writes a generation's mean, whose record holds the tuned weights
+        // alone: the bracket's risk weight comes from the initial set, as for the best.
+        let mut initial = WeightSet::from(Weights::default());
+        initial.set(
+            Bracket::Level29,
+            Weights {
+                risk: -75.0,
+                ..Weights::default()
+            },
+        );
+        let config = TuneConfig {
+            bracket: Bracket::Level29,
+            initial,
+            ..tiny(1)
+        };
+        let mean = Weights {
+            holes: -3.0,
+            ..Weights::default()
+        };
+        let set = set_with(&config, &mean);
+        assert_eq!(set.get(Bracket::Level29).risk, -75.0);
+        assert_eq!(set.get(Bracket::Level29).holes, -3.0);
+        assert_eq!(*set.get(Bracket::Base), Weights::default());
     }
 
     #[test]

@@ -710,11 +710,10 @@ fn tune_weights(args: &TuneArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string(g)?);
     }
     let (set, which) = match (args.keep, history.last()) {
-        (Keep::Mean, Some(last)) => {
-            let mut set = config.initial;
-            set.set(config.bracket, last.mean);
-            (set, "the last iteration's mean")
-        }
+        (Keep::Mean, Some(last)) => (
+            tune::set_with(&config, &last.mean),
+            "the last iteration's mean",
+        ),
         _ => (best, "best"),
     };
     let toml = set.to_toml();
