@@ -946,7 +946,9 @@ impl Search {
         match node.parent.child_on(&node.board, p.o, p.x, p.y) {
             Some(f) => {
                 let v = f.value(&self.active);
-                // (The risk table's patterns are read from the same features.)
+                // (The risk table's patterns are read from the same features. Without the
+                // table the value is the features' alone, not plus a zero risk: a -0.0
+                // stays one, as it always has.)
                 if self.active.risk == 0.0 {
                     (0, v)
                 } else {

@@ -291,12 +291,12 @@ pub fn tune_from(
             best = Some(g);
         }
     }
-    let best = best.map_or(config.initial, |g| with(config, &g.best.to_array()));
+    let best = best.map_or(config.initial, |g| set_with(config, &g.best));
     (best, state.history)
 }
 
 /// [`TuneConfig::initial`] with its tuned bracket's tuned weights those of `w` (a
-/// generation's mean, say): what the tune would write for it. The bracket keeps its
+/// generation's best or mean): what the tune writes for it. The bracket keeps its
 /// untuned weight (the risk table's), which a generation's record does not hold.
 pub fn set_with(config: &TuneConfig, w: &Weights) -> WeightSet {
     with(config, &w.to_array())
