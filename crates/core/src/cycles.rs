@@ -64,12 +64,14 @@ pub(crate) const fn nmi_cycles(sleep_counter: u8, rng: u16, render: u32) -> (u32
 /// `generateNextPseudorandomNumber` for the two seed bytes, with its `rts` (not the `jsr`).
 #[inline(always)]
 const fn lfsr(rng: u16) -> u32 {
-    // The feedback test branches one way when bit 1 of both bytes agree.
-    if ((rng >> 8) ^ rng) & 2 == 0 {
-        54
-    } else {
-        55
-    }
+    54 + lfsr_extra(rng)
+}
+
+/// The cycle `generateNextPseudorandomNumber` takes more for some seeds: its feedback test
+/// branches one way when bit 1 of both bytes agree, and takes one cycle more the other.
+#[inline(always)]
+pub(crate) const fn lfsr_extra(rng: u16) -> u32 {
+    (((rng >> 8) ^ rng) >> 1 & 1) as u32
 }
 
 /// The OAM copy's DMA as the recordings' emulator counts it, by the parity of the cycle the

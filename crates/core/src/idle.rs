@@ -21,7 +21,7 @@ use crate::flow::Resume;
 use crate::game::{ends_pause, quiet_pause, Game, POLL_FLOOR};
 use crate::lfsr::lfsr_step;
 use crate::play::{piece_sprite_cycles, BRANCH_ON_PLAY_STATE};
-use crate::timing::{Arrival, Clock};
+use crate::timing::{Arrival, Phase, PHASE_WORK_LIMIT};
 
 /// What a run of [`Game::fall_idle`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -36,16 +36,30 @@ pub struct IdleRun {
 }
 
 /// What a frame of a piece falling with nothing pressed changes besides the piece: the
-/// interrupt's counters and the clock (`Game::fall_steady` keeps them in locals).
+/// interrupt's counters and the clock (`Game::fall_steady` keeps them in locals), the clock
+/// as its [`Phase`]: every frame of a run ends waiting.
 #[derive(Clone, Copy)]
 struct Ticks {
     sleep: u8,
     frame_counter: u16,
     rng: u16,
-    clock: Clock,
+    phase: Phase,
 }
 
 impl Ticks {
+    /// The counters and the clock of a game whose last interrupt found the main loop
+    /// waiting; `None` for any other clock (after a lag frame, its timing lost), whose
+    /// frames then go one at a time.
+    #[inline(always)]
+    fn of(s: &crate::snapshot::Snapshot) -> Option<Ticks> {
+        Some(Ticks {
+            sleep: s.sleep_counter,
+            frame_counter: s.frame_counter,
+            rng: s.rng,
+            phase: Phase::of(&s.clock)?,
+        })
+    }
+
     /// The interrupt's counters.
     #[inline(always)]
     fn tick(&mut self) {
@@ -67,13 +81,60 @@ impl Ticks {
     #[inline(always)]
     fn frame_rendering(&mut self, render: u32, work: u32) -> Result<(), u32> {
         let (nmi, dma_at) = cycles::nmi_cycles(self.sleep, self.rng, render);
-        let nmi = nmi + OAM_DMA[((self.clock.odd_cycle as u32 ^ dma_at) & 1) as usize];
+        if nmi + work > PHASE_WORK_LIMIT {
+            return self.long_frame(nmi, dma_at, work);
+        }
         self.tick();
-        let total = nmi + cycles::wait_exit(self.clock.after_load) + work;
-        match self.clock.advance(total) {
-            Arrival::Waiting => Ok(()),
+        self.phase = self.phase.next(dma_at, nmi + work);
+        Ok(())
+    }
+
+    /// `n` frames, each of `work` cycles after its interrupt (rendering nothing), that all
+    /// end waiting: [`Ticks::frame`] `n` times. With the sleep counter run out (as in play)
+    /// two frames differ only by the generator's cycle, so the clock moves by one of two
+    /// rows of its table. `Err` with the frame that could not be placed (from 0) and its
+    /// interrupt's cycles, the frames before it run.
+    #[inline(always)]
+    fn same_frames(&mut self, n: u32, work: u32) -> Result<(), (u32, u32)> {
+        let (nmi, dma_at) = cycles::nmi_cycles(0, 0, RENDER_PLAY_IDLE);
+        if self.sleep != 0 || nmi + 1 + work > PHASE_WORK_LIMIT {
+            for k in 0..n {
+                self.frame(work).map_err(|nmi| (k, nmi))?;
+            }
+            return Ok(());
+        }
+        let moves = Phase::moves(dma_at, nmi + work);
+        let (mut rng, mut phase) = (self.rng, self.phase);
+        for _ in 0..n {
+            phase = Phase::from_move(moves[cycles::lfsr_extra(rng) as usize][phase.index()]);
+            rng = lfsr_step(rng);
+        }
+        (self.rng, self.phase) = (rng, phase);
+        self.frame_counter = self.frame_counter.wrapping_add(n as u16);
+        Ok(())
+    }
+
+    /// [`Ticks::frame_rendering`] for a frame too long for the phase's table (none in a
+    /// run's guards): the clock's own arithmetic.
+    #[cold]
+    fn long_frame(&mut self, nmi: u32, dma_at: u32, work: u32) -> Result<(), u32> {
+        let mut clock = self.phase.clock();
+        let nmi = nmi + OAM_DMA[((clock.odd_cycle as u32 ^ dma_at) & 1) as usize];
+        self.tick();
+        let total = nmi + cycles::wait_exit(clock.after_load) + work;
+        match clock.advance(total) {
+            Arrival::Waiting => {
+                self.phase = Phase::of(&clock).expect("a frame that ends waiting has a phase");
+                Ok(())
+            }
             Arrival::DuringWork => Err(nmi),
         }
+    }
+
+    /// The wait's exit after the last interrupt: part of a frame the run could not place.
+    #[inline(always)]
+    fn wait_exit(&self) -> u32 {
+        cycles::wait_exit(self.phase.clock().after_load)
     }
 }
 
@@ -191,11 +252,9 @@ impl Game {
         let s = &self.s;
         let (piece, x) = (s.piece, s.x);
         let (mut fall_timer, mut y, mut countdown) = (s.fall_timer, s.y, s.autorepeat_y);
-        let mut t = Ticks {
-            sleep: s.sleep_counter,
-            frame_counter: s.frame_counter,
-            rng: s.rng,
-            clock: s.clock,
+        let Some(mut t) = Ticks::of(s) else {
+            // The caller's loop runs the frames.
+            return;
         };
         // `drop_tetrimino` with nothing pressed: to the speed test, and on by whether the
         // piece drops (then without its position test).
@@ -212,6 +271,8 @@ impl Game {
         // A frame whose clock this loop does not place (never, with the guards above; then
         // counted as `Game::count_time` counts it).
         let mut unplaced = None;
+        // The sound engine played music whose data it does not have: the time is lost.
+        let mut lost = false;
         while frames < left {
             let ft = fall_timer.wrapping_add(1);
             let wait = ft.wrapping_sub(speed) as i8;
@@ -219,15 +280,10 @@ impl Game {
                 // The frames before the next drop: the same work each.
                 let n = (u32::from(wait.unsigned_abs())).min(left - frames);
                 let work = still + sprite + audio;
-                for k in 0..n {
-                    if let Err(nmi) = t.frame(work) {
-                        unplaced = Some((nmi, work + cycles::wait_exit(t.clock.after_load)));
-                        frames += k + 1;
-                        fall_timer = fall_timer.wrapping_add(k as u8 + 1);
-                        break;
-                    }
-                }
-                if unplaced.is_some() {
+                if let Err((k, nmi)) = t.same_frames(n, work) {
+                    unplaced = Some((nmi, work + t.wait_exit()));
+                    frames += k + 1;
+                    fall_timer = fall_timer.wrapping_add(k as u8 + 1);
                     break;
                 }
                 frames += n;
@@ -266,7 +322,7 @@ impl Game {
                     if !u.exact {
                         // Music without its data: the timing is lost from this frame on.
                         t.tick();
-                        t.clock.known = false;
+                        lost = true;
                         frames += 1;
                         break;
                     }
@@ -278,7 +334,7 @@ impl Game {
             };
             frames += 1;
             if let Err(nmi) = t.frame(player + audio) {
-                unplaced = Some((nmi, player + audio + cycles::wait_exit(t.clock.after_load)));
+                unplaced = Some((nmi, player + audio + t.wait_exit()));
                 break;
             }
         }
@@ -287,7 +343,8 @@ impl Game {
         }
         let s = &mut self.s;
         (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
-        (s.fall_timer, s.y, s.clock) = (fall_timer, y, t.clock);
+        (s.fall_timer, s.y, s.clock) = (fall_timer, y, t.phase.clock());
+        s.clock.known = !lost;
         s.autorepeat_y = countdown;
         s.flow.nmi_off_this_frame = false;
         s.pressed = 0;
@@ -379,27 +436,25 @@ impl Game {
         }
         // The frames whose interrupt leaves the copy short of its end (four rows each).
         let waits = (16 - u32::from(s.vram_row)).div_ceil(4).min(max_frames);
-        // The same piece on the same row every frame: the same sprite, in the same cycles.
-        let sprite = self.stage_piece_sprite();
-        let s = &self.s;
         let mut v = s.vram_row;
-        let mut t = Ticks {
-            sleep: s.sleep_counter,
-            frame_counter: s.frame_counter,
-            rng: s.rng,
-            clock: s.clock,
-        };
         // A frame whose clock this loop does not place, as in `fall_steady`.
         let mut unplaced = None;
         let mut frames = 0;
         if counted {
+            let Some(mut t) = Ticks::of(s) else {
+                // The caller runs the frames.
+                return run;
+            };
+            // The same piece on the same row every frame: the same sprite, in the same cycles.
+            let sprite = self.stage_piece_sprite();
             let fixed = AFTER_WAIT
                 + IDLE_PLAY_PASSES
                 + UPDATE_PLAYER1
                 + BRANCH_ON_PLAY_STATE
                 + handler
                 + sprite
-                + cy::stage_next_piece(s.display_next_piece);
+                + cy::stage_next_piece(self.s.display_next_piece);
+            let mut lost = false;
             while frames < waits {
                 let render = cycles::render_play_copying(v);
                 // The update runs after the interrupt: the order does not matter, as neither
@@ -410,26 +465,31 @@ impl Game {
                 if !u.exact {
                     // Music without its data: the timing is lost from this frame on.
                     t.tick();
-                    t.clock.known = false;
+                    lost = true;
                     break;
                 }
                 let work = fixed + 6 + u.cycles;
                 if let Err(nmi) = t.frame_rendering(render, work) {
-                    unplaced = Some((nmi, work + cycles::wait_exit(t.clock.after_load)));
+                    unplaced = Some((nmi, work + t.wait_exit()));
                     break;
                 }
             }
+            let s = &mut self.s;
+            (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
+            s.clock = t.phase.clock();
+            s.clock.known = !lost;
         } else {
-            // Without the timing a frame changes neither the clock nor the sound engine.
-            while frames < waits {
-                t.tick();
-                frames += 1;
-                v += 4;
-            }
+            // Without the timing a frame changes neither the clock nor the sound engine:
+            // the frames are the interrupt's counters.
+            self.stage_piece_sprite();
+            frames = waits;
+            v += 4 * waits as u8;
+            let s = &mut self.s;
+            s.sleep_counter = s.sleep_counter.saturating_sub(waits.min(255) as u8);
+            s.frame_counter = s.frame_counter.wrapping_add(waits as u16);
+            s.rng = crate::lfsr::lfsr_advance(s.rng, waits as usize);
         }
         let s = &mut self.s;
-        (s.sleep_counter, s.frame_counter, s.rng) = (t.sleep, t.frame_counter, t.rng);
-        s.clock = t.clock;
         s.clock.pending = 0;
         s.vram_row = v;
         s.fall_timer = s.fall_timer.wrapping_add(frames as u8);

@@ -126,7 +126,7 @@ impl Clock {
     /// Moves the clock over a frame whose handler began where `self` says and whose code
     /// (handler and main-loop work) took `total` cycles before entering the wait loop.
     #[inline(always)]
-    pub(crate) fn advance(&mut self, total: u32) -> Arrival {
+    pub(crate) const fn advance(&mut self, total: u32) -> Arrival {
         // Dots from the loop's entry to the next signal.
         let d = self.frame_dots() as i32 - self.nmi_dots as i32 - (DOTS_PER_CYCLE * total) as i32;
         if d + NMI_POLL_DOTS as i32 <= 0 {
@@ -143,6 +143,129 @@ impl Clock {
         Arrival::Waiting
     }
 }
+
+/// A clock that the last interrupt found waiting, as one of 72 states: where the handler
+/// began (25-33 dots after the signal: the wait loop's instructions end every 9 dots), after
+/// which of the loop's two instructions, and the two parities. A run of frames that each end
+/// waiting (`idle.rs`) keeps its clock so and moves it by [`Phase::next`], a table lookup,
+/// where [`Clock::advance`] divides and tests.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Phase(u8);
+
+/// The handler's earliest start after a wait, in dots from the signal.
+const PHASE_FIRST_DOTS: u16 = 25;
+/// States of a [`Phase`]: 9 starts, by the loop's instruction and the two parities.
+const PHASES: usize = 9 * 8;
+/// The largest cycles a frame may spend, less the OAM copy's DMA and the wait's exit, for its
+/// interrupt to find the loop waiting whatever the phase: then the table's move is
+/// [`Clock::advance`]'s (the test `phases_move_as_the_clock`).
+pub(crate) const PHASE_WORK_LIMIT: u32 = 24_000;
+// The odd frame's dots, less the latest start and the largest DMA and exit, must leave
+// the next interrupt's poll after the work ends.
+const _: () =
+    assert!(DOTS_PER_CYCLE * (PHASE_WORK_LIMIT + 514 + 8) + 33 < FRAME_DOTS_ODD + NMI_POLL_DOTS);
+
+impl Phase {
+    /// The phase of a clock that the last interrupt found waiting (none left over from a
+    /// lag frame or a pause's entry); `None` for any other.
+    #[inline(always)]
+    pub(crate) const fn of(c: &Clock) -> Option<Phase> {
+        let dots = c.nmi_dots.wrapping_sub(PHASE_FIRST_DOTS);
+        if !c.known || c.pending != 0 || c.pause_entry || dots >= 9 {
+            return None;
+        }
+        Some(Phase(
+            (dots as u8) << 3
+                | (c.after_load as u8) << 2
+                | (c.odd_cycle as u8) << 1
+                | c.odd_frame as u8,
+        ))
+    }
+
+    /// The clock this phase stands for.
+    #[inline(always)]
+    pub(crate) const fn clock(self) -> Clock {
+        Clock {
+            nmi_dots: PHASE_FIRST_DOTS + (self.0 >> 3) as u16,
+            after_load: self.0 & 4 != 0,
+            odd_cycle: self.0 & 2 != 0,
+            odd_frame: self.0 & 1 != 0,
+            known: true,
+            pending: 0,
+            pause_entry: false,
+        }
+    }
+
+    /// The phase after a frame whose interrupt's cycles are `nmi` up to the OAM copy's DMA
+    /// (which starts at cycle `dma_at`), and whose main loop then works `work` cycles before
+    /// its wait; the DMA's length and the wait's exit are the phase's own. `nmi + work`
+    /// must not exceed [`PHASE_WORK_LIMIT`].
+    #[inline(always)]
+    pub(crate) fn next(self, dma_at: u32, nmi_and_work: u32) -> Phase {
+        Phase(Phase::moves(dma_at, nmi_and_work)[0][self.index()])
+    }
+
+    /// The moves of frames of `cycles` and of one cycle more (as [`Phase::next`] takes
+    /// them), for a run of frames that differ by the generator's one cycle: index by that
+    /// cycle, then by [`Phase::index`].
+    #[inline(always)]
+    pub(crate) fn moves(dma_at: u32, cycles: u32) -> &'static [[u8; 128]; 2] {
+        debug_assert!(cycles <= PHASE_WORK_LIMIT);
+        // Where the next interrupt finds the loop depends on the frame's cycles modulo 6:
+        // modulo 3 for the dot within the loop's 9, and the parities of the loop's passes
+        // and of the cycle count.
+        &PHASE_NEXT[(dma_at & 1) as usize][(cycles % 6) as usize]
+    }
+
+    /// This phase as an index into [`Phase::moves`]'s rows.
+    #[inline(always)]
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize & 127
+    }
+
+    /// The phase a row of [`Phase::moves`] gives.
+    #[inline(always)]
+    pub(crate) const fn from_move(m: u8) -> Phase {
+        Phase(m)
+    }
+}
+
+/// [`Phase::moves`]: by the parity of the DMA's start, the frame's cycles modulo 6 (less
+/// the DMA and the wait's exit), one cycle more or not, and the phase before (in 128
+/// columns, so that an index masked to 7 bits needs no bounds test).
+static PHASE_NEXT: [[[[u8; 128]; 2]; 6]; 2] = {
+    let mut t = [[[[0u8; 128]; 2]; 6]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut r = 0;
+        while r < 7 {
+            let mut i = 0;
+            while i < PHASES {
+                let mut c = Phase(i as u8).clock();
+                let dma = crate::cycles::OAM_DMA[((c.odd_cycle as u32) ^ p as u32) as usize & 1];
+                let exit = crate::cycles::wait_exit(c.after_load);
+                // Any frame of these cycles modulo 6 within the limit moves the phase alike.
+                let total = 6 * 1_000 + r as u32 + dma + exit;
+                let _ = c.advance(total);
+                let next = match Phase::of(&c) {
+                    Some(next) => next.0,
+                    None => panic!("a waiting frame leaves a phase"),
+                };
+                // Cycles r are row r's first move, and row r - 1's second.
+                if r < 6 {
+                    t[p][r][0][i] = next;
+                }
+                if r > 0 {
+                    t[p][r - 1][1][i] = next;
+                }
+                i += 1;
+            }
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
 
 /// The sound engine's page ($0680-$06FF) just before frame 0 of every recorded A-type game
 /// started from the menus: the level menu's music was loaded and then stopped by the menu's
@@ -162,4 +285,65 @@ const RECORDED_AUDIO_PAGE: [u8; 128] = [
 /// [`RECORDED_AUDIO_PAGE`]).
 pub fn recorded_audio() -> crate::audio::Audio {
     crate::audio::Audio::from_page(&RECORDED_AUDIO_PAGE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_move_as_the_clock() {
+        for i in 0..PHASES as u8 {
+            let phase = Phase(i);
+            let start = phase.clock();
+            assert_eq!(Phase::of(&start), Some(phase));
+            for dma_at in 0..2 {
+                let dma = crate::cycles::OAM_DMA[((start.odd_cycle as u32) ^ dma_at) as usize & 1];
+                let exit = crate::cycles::wait_exit(start.after_load);
+                for work in 0..=PHASE_WORK_LIMIT {
+                    let mut c = start;
+                    assert_eq!(c.advance(work + dma + exit), Arrival::Waiting);
+                    assert_eq!(
+                        phase.next(dma_at, work).clock(),
+                        c,
+                        "{phase:?} {dma_at} {work}"
+                    );
+                    if work > 0 {
+                        let one_more = Phase::moves(dma_at, work - 1)[1][phase.index()];
+                        assert_eq!(Phase::from_move(one_more).clock(), c);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_clock_found_waiting_has_a_phase() {
+        let waiting = Clock::RECORDED_GAME_START;
+        assert!(Phase::of(&waiting).is_some());
+        for c in [
+            Clock {
+                known: false,
+                ..waiting
+            },
+            Clock {
+                pending: 1,
+                ..waiting
+            },
+            Clock {
+                pause_entry: true,
+                ..waiting
+            },
+            Clock {
+                nmi_dots: 24,
+                ..waiting
+            },
+            Clock {
+                nmi_dots: 34,
+                ..waiting
+            },
+        ] {
+            assert_eq!(Phase::of(&c), None, "{c:?}");
+        }
+    }
 }
