@@ -276,19 +276,49 @@ impl Game {
         while frames < left {
             let ft = fall_timer.wrapping_add(1);
             let wait = ft.wrapping_sub(speed) as i8;
-            if let (Some(audio), true, 0) = (quiet, wait < 0, countdown) {
-                // The frames before the next drop: the same work each.
-                let n = (u32::from(wait.unsigned_abs())).min(left - frames);
-                let work = still + sprite + audio;
-                if let Err((k, nmi)) = t.same_frames(n, work) {
-                    unplaced = Some((nmi, work + t.wait_exit()));
-                    frames += k + 1;
-                    fall_timer = fall_timer.wrapping_add(k as u8 + 1);
-                    break;
+            if let (Some(audio), 0) = (quiet, countdown) {
+                // Silent and past the first piece's wait: to the landing, the frames before
+                // each drop are the same work each, and a drop's frame is its position test.
+                let mut wait = wait;
+                loop {
+                    if wait < 0 {
+                        let n = (u32::from(wait.unsigned_abs())).min(left - frames);
+                        let work = still + sprite + audio;
+                        if let Err((k, nmi)) = t.same_frames(n, work) {
+                            unplaced = Some((nmi, work + t.wait_exit()));
+                            frames += k + 1;
+                            fall_timer = fall_timer.wrapping_add(k as u8 + 1);
+                            break;
+                        }
+                        frames += n;
+                        fall_timer = fall_timer.wrapping_add(n as u8);
+                        if frames >= left {
+                            break;
+                        }
+                    }
+                    let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
+                    if !valid {
+                        // The landing: the caller's loop runs it.
+                        break;
+                    }
+                    y = y.wrapping_add(1);
+                    fall_timer = 0;
+                    flags |= FrameEvents::DROPPED;
+                    if !(3..26).contains(&y) {
+                        sprite = piece_sprite_cycles(piece, y);
+                    }
+                    frames += 1;
+                    let work = moved + fit + sprite + audio;
+                    if let Err(nmi) = t.frame(work) {
+                        unplaced = Some((nmi, work + t.wait_exit()));
+                        break;
+                    }
+                    if frames >= left {
+                        break;
+                    }
+                    wait = 1u8.wrapping_sub(speed) as i8;
                 }
-                frames += n;
-                fall_timer = fall_timer.wrapping_add(n as u8);
-                continue;
+                break;
             }
             let player = if countdown & 0x80 != 0 {
                 countdown = countdown.wrapping_add(1);
