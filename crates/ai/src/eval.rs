@@ -1420,23 +1420,23 @@ mod tests {
     }
 
     #[test]
-    fn the_risk_candidate_is_the_format_s_set_but_from_29() {
-        let file = WeightSet::from_toml(include_str!("../weights/betatetris-risk.toml")).unwrap();
-        // Its own [level29] set (tuned with the risk weighed), the level-29 table at -75.
-        let at29 = *file.get(Bracket::Level29);
-        assert_eq!(at29.risk, -75.0);
-        assert_ne!(at29, *WeightSet::betatetris().get(Bracket::Level29));
-        let mut expected = WeightSet::betatetris();
-        expected.set(Bracket::Level29, at29);
-        let dks = *expected.get(Bracket::DoubleKillscreen);
-        expected.set(
-            Bracket::DoubleKillscreen,
-            Weights {
-                risk: -150.0,
-                ..dks
-            },
-        );
-        assert_eq!(file, expected);
+    fn the_format_s_set_weighs_the_risk_from_29() {
+        let beta = WeightSet::betatetris();
+        // From level 29 the learned risk tables, weighed as chosen (docs/AI.md); before it
+        // none.
+        assert_eq!(beta.get(Bracket::Level29).risk, -75.0);
+        assert_eq!(beta.get(Bracket::DoubleKillscreen).risk, -150.0);
+        for b in [Bracket::Base, Bracket::Level19] {
+            assert_eq!(beta.get(b).risk, 0.0, "{b:?}");
+        }
+        assert!(beta.high_stack.is_some_and(|h| h.weights.risk == 0.0));
+        // The double killscreen's set is the one it had before the risk was weighed.
+        let dks = Weights {
+            risk: 0.0,
+            ..*beta.get(Bracket::DoubleKillscreen)
+        };
+        assert_ne!(dks, *beta.get(Bracket::Level29));
+        assert_eq!(WeightSet::from_toml(&beta.to_toml()).unwrap(), beta);
     }
 
     #[test]
@@ -1525,12 +1525,10 @@ mod tests {
         assert_eq!(set, WeightSet::from(Weights::from_toml(text).unwrap()));
         let json = serde_json::to_string(&Weights::default()).unwrap();
         assert_eq!(WeightSet::from_json(&json).unwrap(), WeightSet::default());
-        // The built-in set of the betatetris format: a set of its own in every bracket,
-        // the default one at levels 29-38 (written out).
+        // The built-in set of the betatetris format: a set of its own in every bracket.
         let beta = WeightSet::betatetris();
         assert_ne!(beta.base, Weights::default());
-        assert_eq!(beta.brackets[1], Some(Weights::default()));
-        for b in [0, 2] {
+        for b in [0, 1, 2] {
             assert!(beta.brackets[b].is_some_and(|w| w != Weights::default() && w != beta.base));
         }
     }

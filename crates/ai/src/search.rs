@@ -1709,6 +1709,8 @@ mod tests {
             let w = *base.get(bracket);
             let mut d = Weights::from_array(w.to_array().map(|x| 2.0 * x));
             d.danger_row = w.danger_row;
+            // (The risk's weight is not among the tuned ones.)
+            d.risk = 2.0 * w.risk;
             doubled.set(bracket, d);
         }
         let options = deep_options(SearchOptions::default().lookahead);
