@@ -296,17 +296,12 @@ impl Game {
                             break;
                         }
                     }
-                    let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
-                    if !valid {
+                    let Some(fit) = self.fall_row(piece, x, &mut y, &mut sprite) else {
                         // The landing: the caller's loop runs it.
                         break;
-                    }
-                    y = y.wrapping_add(1);
+                    };
                     fall_timer = 0;
                     flags |= FrameEvents::DROPPED;
-                    if !(3..26).contains(&y) {
-                        sprite = piece_sprite_cycles(piece, y);
-                    }
                     frames += 1;
                     let work = moved + fit + sprite + audio;
                     if let Err(nmi) = t.frame(work) {
@@ -325,18 +320,12 @@ impl Game {
                 fall_timer = ft;
                 waiting + sprite
             } else if wait >= 0 {
-                let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
-                if !valid {
+                let Some(fit) = self.fall_row(piece, x, &mut y, &mut sprite) else {
                     // The landing: the caller's loop runs it.
                     break;
-                }
-                y = y.wrapping_add(1);
+                };
                 fall_timer = 0;
                 flags |= FrameEvents::DROPPED;
-                if !(3..26).contains(&y) {
-                    // (From row 2 to 25 no mino is above the screen: the cycles stay.)
-                    sprite = piece_sprite_cycles(piece, y);
-                }
                 moved + fit + sprite
             } else {
                 fall_timer = ft;
@@ -387,6 +376,22 @@ impl Game {
         }
         run.frames += frames;
         run.flags |= flags;
+    }
+
+    /// A falling run's drop of the piece at row `y`: `None` where it lands; else its
+    /// position test's cycles, with `y` the row below and `sprite` that row's staging.
+    #[inline(always)]
+    fn fall_row(&self, piece: u8, x: u8, y: &mut u8, sprite: &mut u32) -> Option<u32> {
+        let (valid, fit) = self.position_valid(piece, x, y.wrapping_add(1));
+        if !valid {
+            return None;
+        }
+        *y = y.wrapping_add(1);
+        if !(3..26).contains(y) {
+            // (From row 2 to 25 no mino is above the screen: the cycles stay.)
+            *sprite = piece_sprite_cycles(piece, *y);
+        }
+        Some(fit)
     }
 
     /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model
@@ -514,10 +519,7 @@ impl Game {
             self.stage_piece_sprite();
             frames = waits;
             v += 4 * waits as u8;
-            let s = &mut self.s;
-            s.sleep_counter = s.sleep_counter.saturating_sub(waits.min(255) as u8);
-            s.frame_counter = s.frame_counter.wrapping_add(waits as u16);
-            s.rng = crate::lfsr::lfsr_advance(s.rng, waits as usize);
+            self.advance_counters(waits as usize);
         }
         let s = &mut self.s;
         s.clock.pending = 0;

@@ -162,8 +162,13 @@ const PHASES: usize = 9 * 8;
 pub(crate) const PHASE_WORK_LIMIT: u32 = 24_000;
 // The odd frame's dots, less the latest start and the largest DMA and exit, must leave
 // the next interrupt's poll after the work ends.
-const _: () =
-    assert!(DOTS_PER_CYCLE * (PHASE_WORK_LIMIT + 514 + 8) + 33 < FRAME_DOTS_ODD + NMI_POLL_DOTS);
+const _: () = assert!(
+    DOTS_PER_CYCLE
+        * (PHASE_WORK_LIMIT + crate::cycles::OAM_DMA[0] + crate::cycles::wait_exit(true))
+        + PHASE_FIRST_DOTS as u32
+        + 8
+        < FRAME_DOTS_ODD + NMI_POLL_DOTS
+);
 
 impl Phase {
     /// The phase of a clock that the last interrupt found waiting (none left over from a
