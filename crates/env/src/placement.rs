@@ -4,9 +4,15 @@
 //! runs frames with no input until the next piece is under control or the game ends.
 //! Shared by the single placement environment, the vectorized one and the evaluation
 //! runner, so that they agree to the bit.
+//!
+//! A game that counts the CPU's cycles (for lag frames and crashes) is played without them
+//! below [`COUNT_FROM_LEVEL`], where no clear lags, and played again from its start with
+//! them when it gets there: the same game, a third fewer instructions a step below it.
+//! Until then its `state().clock` is unknown and its crash mode reads `Off`; a copy of
+//! the game for a user (`Episode::counted_game`) plays it again then and there.
 
 use nestris_ai::{InputModel, MoveGen, Placement, Start, Trace};
-use nestris_core::{Buttons, FrameEvents, Game};
+use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup, GameType};
 
 use crate::config::{GameOptions, ObsKind, Reward};
 use crate::frame::ENDING_EVENTS;
@@ -29,6 +35,19 @@ pub const PLACEMENT_COLS: usize = 3;
 /// (the cartridge needs at most a few dozen; only a game stuck outside play could get
 /// here, and the episode then ends).
 const MAX_WAIT_FRAMES: u32 = 100_000;
+
+/// The level from which an episode counts the CPU's cycles. Below it an episode whose game
+/// counts them plays without (`CrashMode::Off`, a third fewer instructions a step), since
+/// no clear lags or crashes the cartridge there: the first lag is at level 142
+/// (`docs/LAG.md`, with the music on; 149 with it off). At this level the game is played
+/// again from its start, counted, with the buttons it was played with: the same game,
+/// its clock and sound engine now known, as if it had been counted all along.
+pub const COUNT_FROM_LEVEL: u8 = 130;
+
+/// The most runs of buttons an episode keeps for playing its game again
+/// ([`COUNT_FROM_LEVEL`]), 512 KiB: an episode that reaches it (after about 10,000
+/// placements, about 6 runs each) is counted from there on.
+const MAX_RECORD: usize = 1 << 16;
 
 /// Tap rates offered, as taps per second, and the frame interval of each.
 pub const TAP_RATES: [(i64, u8); 4] = [(30, 2), (20, 3), (15, 4), (12, 5)];
@@ -124,6 +143,32 @@ impl Desync {
     }
 }
 
+/// A game set up so counts the CPU's cycles (see `Game::new` and `start_counting`): the
+/// cartridge's A-type game in NTSC, a crash mode but off, the music off (with it on the
+/// count stops once the music plays, without the ROM's scripts).
+fn counts_cycles(setup: &GameSetup) -> bool {
+    setup.crash_mode != CrashMode::Off
+        && setup.region.cycles_counted()
+        && setup.variant.is_cartridge()
+        && setup.game_type == GameType::A
+        && setup.music_type == crate::config::MUSIC_OFF
+}
+
+/// The two games are the same but for what only a counted game knows: the clock, the
+/// sound engine's state and the crash mode.
+fn same_but_timing(counted: &Game, uncounted: &Game) -> bool {
+    let mut s = counted.state().clone();
+    let u = uncounted.state();
+    s.clock = u.clock;
+    s.audio = u.audio.clone();
+    s.crash_mode = u.crash_mode;
+    s == *u
+}
+
+/// The buffers an episode keeps across restarts: the placements, their inputs, the
+/// search's record and the buttons' record.
+type EpisodeBuffers = (Vec<Choice>, Vec<u8>, Trace, Vec<(u8, u32)>);
+
 /// A running placement-level episode.
 #[derive(Clone, Debug)]
 pub struct PlacementEpisode {
@@ -150,13 +195,24 @@ pub struct PlacementEpisode {
     trace: Trace,
     /// `trace` holds the current piece's search.
     traced: bool,
+    /// The game counts the CPU's cycles only from [`PlacementEpisode::count_from`] on:
+    /// until then it runs without, and `record` keeps its buttons.
+    lazy: bool,
+    /// The level at which a lazy episode's game is played again, counted.
+    count_from: u8,
+    /// The game's setup, from which a lazy episode's game is played again.
+    setup: GameSetup,
+    /// Every frame's buttons since the game's start, as runs (buttons, frames), while the
+    /// episode is lazy.
+    record: Vec<(u8, u32)>,
 }
 
 impl PlacementEpisode {
     /// A new episode from `seed`: the game is run with no input until its first piece
     /// is under control, and that piece's placements are generated with `mg`.
     pub fn new(cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
-        PlacementEpisode::with_buffers(cfg, seed, mg, Vec::new(), Vec::new(), Trace::default())
+        let buffers = (Vec::new(), Vec::new(), Trace::default(), Vec::new());
+        PlacementEpisode::with_buffers(cfg, seed, mg, buffers, COUNT_FROM_LEVEL)
     }
 
     /// Makes this the episode [`PlacementEpisode::new`] makes, keeping the buffers (the
@@ -167,20 +223,33 @@ impl PlacementEpisode {
         let choices = std::mem::take(&mut self.choices);
         let inputs = std::mem::take(&mut self.inputs);
         let trace = std::mem::take(&mut self.trace);
-        *self = PlacementEpisode::with_buffers(cfg, seed, mg, choices, inputs, trace);
+        let mut record = std::mem::take(&mut self.record);
+        record.clear();
+        let buffers = (choices, inputs, trace, record);
+        *self = PlacementEpisode::with_buffers(cfg, seed, mg, buffers, COUNT_FROM_LEVEL);
     }
 
-    /// [`PlacementEpisode::new`] with the given buffers.
+    /// [`PlacementEpisode::new`] with the given buffers, counting the CPU's cycles from level
+    /// `count_from` where the game counts them.
     fn with_buffers(
         cfg: &PlacementConfig,
         seed: Option<u64>,
         mg: &mut MoveGen,
-        choices: Vec<Choice>,
-        inputs: Vec<u8>,
-        trace: Trace,
+        (choices, inputs, trace, record): EpisodeBuffers,
+        count_from: u8,
     ) -> PlacementEpisode {
+        let setup = cfg.game.setup(seed);
+        let lazy = counts_cycles(&setup) && setup.level < count_from;
+        let game = if lazy {
+            Game::new(GameSetup {
+                crash_mode: CrashMode::Off,
+                ..setup
+            })
+        } else {
+            Game::new(setup)
+        };
         let mut ep = PlacementEpisode {
-            game: Game::new(cfg.game.setup(seed)),
+            game,
             seed,
             steps: 0,
             frames: 0,
@@ -190,6 +259,10 @@ impl PlacementEpisode {
             inputs,
             trace,
             traced: false,
+            lazy,
+            count_from,
+            setup,
+            record,
         };
         let (_, start) = ep.advance();
         ep.generate(cfg, mg, start);
@@ -242,12 +315,14 @@ impl PlacementEpisode {
             // Most of the entry delay waits for the playfield's copy: those frames in runs.
             let run = self.game.wait_for_copy(MAX_WAIT_FRAMES - n);
             if run.frames > 0 {
+                self.note(0, run.frames);
                 n += run.frames;
                 flags |= run.flags;
                 lag += run.lag;
                 continue;
             }
             let ev = self.game.step(Buttons::NONE);
+            self.note(0, 1);
             n += 1;
             flags |= ev.flags;
             lines += u32::from(ev.lines_cleared);
@@ -351,6 +426,7 @@ impl PlacementEpisode {
                 }
                 let run = self.game.fall_idle((idle_end - k) as u32);
                 if run.frames > 0 {
+                    self.note(0, run.frames);
                     out.frames += run.frames;
                     out.flags |= run.flags;
                     out.lag += run.lag;
@@ -359,6 +435,7 @@ impl PlacementEpisode {
                 }
             }
             let ev = self.game.step(Buttons(self.inputs[k]));
+            self.note(self.inputs[k], 1);
             k += 1;
             out.frames += 1;
             out.flags |= ev.flags;
@@ -389,11 +466,47 @@ impl PlacementEpisode {
         out.frames += frames;
         out.lag += lag;
         self.steps += 1;
+        if self.lazy
+            && (self.game.state().level >= self.count_from || self.record.len() >= MAX_RECORD)
+        {
+            self.count_cycles();
+        }
         self.generate(cfg, mg, start);
         out.terminated = self.ended;
         let points = f64::from(self.score()) - f64::from(score_before);
         out.reward = cfg.reward.of(points, out.lines_cleared, self.ended);
         Ok(out)
+    }
+
+    /// Keeps `frames` frames of `buttons` in the record of a lazy episode.
+    #[inline(always)]
+    fn note(&mut self, buttons: u8, frames: u32) {
+        if !self.lazy {
+            return;
+        }
+        match self.record.last_mut() {
+            Some((b, n)) if *b == buttons => *n += frames,
+            _ => self.record.push((buttons, frames)),
+        }
+    }
+
+    /// Plays the game again from its start with the CPU's cycles counted, with the buttons
+    /// it was played with, and goes on with that game ([`COUNT_FROM_LEVEL`]).
+    #[cold]
+    fn count_cycles(&mut self) {
+        let mut game = Game::new(self.setup);
+        for &(b, n) in &self.record {
+            for _ in 0..n {
+                game.step(Buttons(b));
+            }
+        }
+        debug_assert!(
+            same_but_timing(&game, &self.game),
+            "a game counted from its start went otherwise than uncounted"
+        );
+        self.game = game;
+        self.lazy = false;
+        self.record.clear();
     }
 
     /// The score as a number.
@@ -448,7 +561,15 @@ pub fn check_action(ep: &PlacementEpisode, action: i64) -> Result<usize, String>
     })
 }
 
-crate::vector::episode_progress!(PlacementEpisode);
+crate::vector::episode_progress!(
+    PlacementEpisode,
+    fn counted_game(&mut self) -> &Game {
+        if self.lazy {
+            self.count_cycles();
+        }
+        &self.game
+    }
+);
 
 /// The placement task's own rows: the action mask, the placements' descriptions, how
 /// many there are, and the frames the last step ran.
@@ -518,5 +639,89 @@ impl Task for PlacementConfig {
         );
         x.num_placements[i] = ep.num_choices() as i64;
         x.frames[i] = r.frames;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An episode whose game counts the CPU's cycles only from a level on (played again,
+    /// counted, when it gets there) gives what an episode counted all along gives, step
+    /// for step, and from that level on is that episode, clock and sound engine included.
+    #[test]
+    fn a_lazy_episode_is_the_counted_one() {
+        let mut mg = MoveGen::new();
+        let mut rng = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut ai = nestris_ai::Ai::new(
+            nestris_ai::WeightSet::default(),
+            PlacementConfig::default().model,
+        );
+        // (start level, the level counted from); 255: counted only when looked at.
+        for (level, count_from) in [(0u8, 1u8), (129, 130), (18, 255)] {
+            let cfg = PlacementConfig {
+                game: GameOptions {
+                    level,
+                    ..GameOptions::default()
+                },
+                ..PlacementConfig::default()
+            };
+            let mut switched = 0;
+            for seed in 0..6u64 {
+                let buffers = || (Vec::new(), Vec::new(), Trace::default(), Vec::new());
+                let mut eager =
+                    PlacementEpisode::with_buffers(&cfg, Some(seed), &mut mg, buffers(), 0);
+                let mut lazy = PlacementEpisode::with_buffers(
+                    &cfg,
+                    Some(seed),
+                    &mut mg,
+                    buffers(),
+                    count_from,
+                );
+                assert!(!eager.lazy && lazy.lazy && eager.game.state().clock.known);
+                while !eager.ended && eager.steps < 80 {
+                    assert_eq!(lazy.choices, eager.choices, "level {level}, seed {seed}");
+                    // The AI's placements clear rows, so that the level rises; now and
+                    // then another one.
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let n = eager.num_choices();
+                    let chosen = ai.placement(&eager.game).and_then(|p| {
+                        (eager.choices.iter()).position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
+                    });
+                    let action = match chosen {
+                        Some(i) if rng % 8 != 0 => i,
+                        _ => (rng >> 32) as usize % n,
+                    };
+                    if count_from == 255 && eager.steps == 20 {
+                        // A look at the game counts it from here on.
+                        let counted = crate::vector::Episode::counted_game(&mut lazy);
+                        assert_eq!(*counted, eager.game);
+                        assert!(!lazy.lazy);
+                    }
+                    let was_lazy = lazy.lazy;
+                    let a = eager.step(&cfg, action, &mut mg).expect("no desync");
+                    let b = lazy.step(&cfg, action, &mut mg).expect("no desync");
+                    assert_eq!(a, b, "level {level}, seed {seed}, step {}", eager.steps);
+                    if lazy.lazy {
+                        assert!(!lazy.game.state().clock.known);
+                        assert!(same_but_timing(&eager.game, &lazy.game));
+                    } else {
+                        switched += was_lazy as u32;
+                        assert_eq!(lazy.game, eager.game, "level {level}, seed {seed}");
+                    }
+                }
+                assert_eq!(lazy.ended, eager.ended);
+            }
+            if count_from == 255 {
+                assert_eq!(switched, 0, "counted when looked at, not by its level");
+            } else {
+                assert!(
+                    switched >= 3,
+                    "level {level}: {switched} episodes counted again"
+                );
+            }
+        }
     }
 }

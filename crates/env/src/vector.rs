@@ -34,6 +34,13 @@ pub struct Outcome {
 pub trait Episode: Send {
     /// The game.
     fn game(&self) -> &Game;
+    /// The game, its timing known wherever its setup counts the CPU's cycles: a
+    /// placement episode that plays without them for speed
+    /// ([`crate::placement::COUNT_FROM_LEVEL`]) plays its game again, counted, and goes on
+    /// counted. What a copy of the game given to a user should be.
+    fn counted_game(&mut self) -> &Game {
+        self.game()
+    }
     /// The seed the game was started from (`None`: the power-on generator state).
     fn seed(&self) -> Option<u64>;
     /// Steps taken in the episode.
@@ -68,10 +75,11 @@ impl Split for () {
 }
 
 /// [`Episode`] for a type with the fields `game`, `seed`, `steps`, `frames` and `ended`
-/// (both tasks' episodes keep them under these names).
+/// (both tasks' episodes keep them under these names), and the methods given after it.
 macro_rules! episode_progress {
-    ($ty:ty) => {
+    ($ty:ty $(, $($extra:tt)*)?) => {
         impl $crate::vector::Episode for $ty {
+            $($($extra)*)?
             fn game(&self) -> &nestris_core::Game {
                 &self.game
             }

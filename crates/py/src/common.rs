@@ -10,8 +10,9 @@ macro_rules! episode_getters {
         impl $ty {
             /// A copy of the running game.
             #[getter]
-            fn game(&self, py: pyo3::Python<'_>) -> crate::game::PyGame {
-                crate::game::PyGame::wrap(py, nestris_env::vector::Episode::game(&self.ep).clone())
+            fn game(&mut self, py: pyo3::Python<'_>) -> crate::game::PyGame {
+                let game = nestris_env::vector::Episode::counted_game(&mut self.ep);
+                crate::game::PyGame::wrap(py, game.clone())
             }
 
             /// The seed of the running episode.
@@ -89,16 +90,21 @@ macro_rules! vector_getters {
             }
 
             /// A copy of game ``i``.
-            fn game(&self, py: pyo3::Python<'_>, i: usize) -> pyo3::PyResult<crate::game::PyGame> {
-                let ep = self.eps.get(i).ok_or_else(|| {
+            fn game(
+                &mut self,
+                py: pyo3::Python<'_>,
+                i: usize,
+            ) -> pyo3::PyResult<crate::game::PyGame> {
+                let n = self.eps.len();
+                let ep = self.eps.get_mut(i).ok_or_else(|| {
                     crate::errors::invalid_argument(format!(
                         "game index must be from 0 to {}, got {i}",
-                        self.eps.len() - 1
+                        n - 1
                     ))
                 })?;
                 Ok(crate::game::PyGame::wrap(
                     py,
-                    nestris_env::vector::Episode::game(ep).clone(),
+                    nestris_env::vector::Episode::counted_game(ep).clone(),
                 ))
             }
 

@@ -55,8 +55,10 @@ Options (keywords of ``gymnasium.make`` and of :class:`NesTetrisEnv`):
 * ``crash_mode`` (``"cartridge"``): what happens where the cartridge would crash (a score
   frame at level ~155 and up running into the jump-table dispatch): ``"cartridge"`` ends
   the episode (the console halts), ``"show"`` plays on, ``"topout"`` ends it as a top-out,
-  ``"off"`` models no lag frames or crashes (and counts no CPU cycles: a placement step
-  at level 18 runs about 1.7x fewer instructions, see ``docs/PERFORMANCE.md``).
+  ``"off"`` models no lag frames or crashes (and counts no CPU cycles: a frame step at
+  level 18 runs fewer instructions; the placement environment counts them only from
+  level 130, below the first lag, so there ``"off"`` saves little, see
+  ``docs/PERFORMANCE.md``).
   ``info["lag"]`` counts the step's lag frames,
   ``info["crashed"]`` says whether the game has crashed.
 * ``music_type`` (3): the music, 0-2, or 3 for none. The lag frames and crashes depend on
