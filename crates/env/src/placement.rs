@@ -12,7 +12,7 @@
 //! the game for a user (`Episode::counted_game`) plays it again then and there.
 
 use nestris_ai::{InputModel, MoveGen, Placement, Start, Trace};
-use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup, GameType};
+use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup};
 
 use crate::config::{GameOptions, ObsKind, Reward};
 use crate::frame::ENDING_EVENTS;
@@ -143,17 +143,6 @@ impl Desync {
     }
 }
 
-/// A game set up so counts the CPU's cycles (see `Game::new` and `start_counting`): the
-/// cartridge's A-type game in NTSC, a crash mode but off, the music off (with it on the
-/// count stops once the music plays, without the ROM's scripts).
-fn counts_cycles(setup: &GameSetup) -> bool {
-    setup.crash_mode != CrashMode::Off
-        && setup.region.cycles_counted()
-        && setup.variant.is_cartridge()
-        && setup.game_type == GameType::A
-        && setup.music_type == crate::config::MUSIC_OFF
-}
-
 /// The two games are the same but for what only a counted game knows: the clock, the
 /// sound engine's state and the crash mode.
 fn same_but_timing(counted: &Game, uncounted: &Game) -> bool {
@@ -195,15 +184,13 @@ pub struct PlacementEpisode {
     trace: Trace,
     /// `trace` holds the current piece's search.
     traced: bool,
-    /// The game counts the CPU's cycles only from [`PlacementEpisode::count_from`] on:
-    /// until then it runs without, and `record` keeps its buttons.
-    lazy: bool,
-    /// The level at which a lazy episode's game is played again, counted.
+    /// While the game, which counts the CPU's cycles, runs without them (until level
+    /// [`PlacementEpisode::count_from`]): its setup, from which it is played again.
+    uncounted: Option<GameSetup>,
+    /// The level at which an uncounted game is played again, counted.
     count_from: u8,
-    /// The game's setup, from which a lazy episode's game is played again.
-    setup: GameSetup,
     /// Every frame's buttons since the game's start, as runs (buttons, frames), while the
-    /// episode is lazy.
+    /// game is uncounted.
     record: Vec<(u8, u32)>,
 }
 
@@ -239,15 +226,12 @@ impl PlacementEpisode {
         count_from: u8,
     ) -> PlacementEpisode {
         let setup = cfg.game.setup(seed);
-        let lazy = counts_cycles(&setup) && setup.level < count_from;
-        let game = if lazy {
-            Game::new(GameSetup {
-                crash_mode: CrashMode::Off,
-                ..setup
-            })
-        } else {
-            Game::new(setup)
-        };
+        let mut game = Game::new(setup);
+        // A game that counts the cycles (as its setup and the engine decide) runs without.
+        let uncounted = (game.state().clock.known && setup.level < count_from).then_some(setup);
+        if uncounted.is_some() {
+            game.set_crash_mode(CrashMode::Off);
+        }
         let mut ep = PlacementEpisode {
             game,
             seed,
@@ -259,9 +243,8 @@ impl PlacementEpisode {
             inputs,
             trace,
             traced: false,
-            lazy,
+            uncounted,
             count_from,
-            setup,
             record,
         };
         let (_, start) = ep.advance();
@@ -466,7 +449,7 @@ impl PlacementEpisode {
         out.frames += frames;
         out.lag += lag;
         self.steps += 1;
-        if self.lazy
+        if self.uncounted.is_some()
             && (self.game.state().level >= self.count_from || self.record.len() >= MAX_RECORD)
         {
             self.count_cycles();
@@ -478,10 +461,10 @@ impl PlacementEpisode {
         Ok(out)
     }
 
-    /// Keeps `frames` frames of `buttons` in the record of a lazy episode.
+    /// Keeps `frames` frames of `buttons` in the record of an uncounted game.
     #[inline(always)]
     fn note(&mut self, buttons: u8, frames: u32) {
-        if !self.lazy {
+        if self.uncounted.is_none() {
             return;
         }
         match self.record.last_mut() {
@@ -490,11 +473,15 @@ impl PlacementEpisode {
         }
     }
 
-    /// Plays the game again from its start with the CPU's cycles counted, with the buttons
-    /// it was played with, and goes on with that game ([`COUNT_FROM_LEVEL`]).
+    /// An uncounted game: plays it again from its start with the CPU's cycles counted,
+    /// with the buttons it was played with, and goes on with that game
+    /// ([`COUNT_FROM_LEVEL`]). A counted one stays as it is.
     #[cold]
     fn count_cycles(&mut self) {
-        let mut game = Game::new(self.setup);
+        let Some(setup) = self.uncounted.take() else {
+            return;
+        };
+        let mut game = Game::new(setup);
         for &(b, n) in &self.record {
             for _ in 0..n {
                 game.step(Buttons(b));
@@ -505,7 +492,6 @@ impl PlacementEpisode {
             "a game counted from its start went otherwise than uncounted"
         );
         self.game = game;
-        self.lazy = false;
         self.record.clear();
     }
 
@@ -564,9 +550,7 @@ pub fn check_action(ep: &PlacementEpisode, action: i64) -> Result<usize, String>
 crate::vector::episode_progress!(
     PlacementEpisode,
     fn counted_game(&mut self) -> &Game {
-        if self.lazy {
-            self.count_cycles();
-        }
+        self.count_cycles();
         &self.game
     }
 );
@@ -678,7 +662,8 @@ mod tests {
                     buffers(),
                     count_from,
                 );
-                assert!(!eager.lazy && lazy.lazy && eager.game.state().clock.known);
+                assert!(eager.uncounted.is_none() && lazy.uncounted.is_some());
+                assert!(eager.game.state().clock.known);
                 while !eager.ended && eager.steps < 80 {
                     assert_eq!(lazy.choices, eager.choices, "level {level}, seed {seed}");
                     // The AI's placements clear rows, so that the level rises; now and
@@ -698,13 +683,13 @@ mod tests {
                         // A look at the game counts it from here on.
                         let counted = crate::vector::Episode::counted_game(&mut lazy);
                         assert_eq!(*counted, eager.game);
-                        assert!(!lazy.lazy);
+                        assert!(lazy.uncounted.is_none());
                     }
-                    let was_lazy = lazy.lazy;
+                    let was_lazy = lazy.uncounted.is_some();
                     let a = eager.step(&cfg, action, &mut mg).expect("no desync");
                     let b = lazy.step(&cfg, action, &mut mg).expect("no desync");
                     assert_eq!(a, b, "level {level}, seed {seed}, step {}", eager.steps);
-                    if lazy.lazy {
+                    if lazy.uncounted.is_some() {
                         assert!(!lazy.game.state().clock.known);
                         assert!(same_but_timing(&eager.game, &lazy.game));
                     } else {
