@@ -989,6 +989,66 @@ mod tests {
         assert!(compared > 3000);
     }
 
+    /// Passing the open rows in one go changes nothing the tapping search gives: the
+    /// same placements (frames and where their inputs are found included) and inputs.
+    #[test]
+    fn the_open_rows_pass_changes_nothing() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut fast, mut plain) = (MoveGen::new(), MoveGen::new());
+        plain.taps.skip_open = false;
+        let (mut passed, mut compared) = (0, 0);
+        for _ in 0..2000 {
+            let mut board = Board::empty();
+            // Low stacks and high ones, so that the open rows are many or few.
+            let top = 1 + next() % 19;
+            for c in 0..10 {
+                let h = next() % (top + 1);
+                for k in 0..h as usize {
+                    if next() % 5 != 0 || k + 1 == h as usize {
+                        board.set(19 - k, c);
+                    }
+                }
+            }
+            let level = [0u8, 5, 9, 15, 18, 19, 28, 29][(next() % 8) as usize];
+            let piece = [2u8, 7, 8, 10, 11, 14, 18][(next() % 7) as usize];
+            let taps = if next() % 4 != 0 {
+                crate::TapPattern::every(2 + (next() % 5) as u8)
+            } else {
+                crate::TapPattern::parse("X.X..").unwrap()
+            };
+            let model = InputModel {
+                taps,
+                das: false,
+                reaction: (next() % 4) as u8,
+                soft_drop: false,
+            };
+            let mut start = Start::spawn(board, piece, level, Region::Ntsc);
+            start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
+            if next() % 4 == 0 {
+                start.piece.ary = 0xA0 + (next() % 96) as u8;
+            }
+            fast.generate(&start, &model);
+            plain.generate(&start, &model);
+            // (A piece that lands in the reaction frames has no tapping search.)
+            assert_eq!(fast.tapping, plain.tapping);
+            assert_eq!(fast.placements(), plain.placements(), "{board:?} {model:?}");
+            assert_eq!(fast.taps.sets, plain.taps.sets, "{board:?} {model:?}");
+            for p in fast.placements() {
+                assert_eq!(fast.inputs(p), plain.inputs(p), "{p:?}");
+            }
+            assert_eq!(plain.taps.passed, 0);
+            passed += fast.taps.passed;
+            compared += fast.placements().len();
+        }
+        assert!(compared > 20_000 && passed > 500, "{compared} {passed}");
+    }
+
     #[test]
     fn an_empty_field_has_every_drop_spot() {
         let mut mg = MoveGen::new();

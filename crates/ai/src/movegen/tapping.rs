@@ -153,11 +153,14 @@ fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
 pub(super) struct Taps {
     /// Per frame boundary from the start and place in the pattern (`f * phases + k`): the
     /// states alive, up to the last boundary with any.
-    sets: Vec<u64>,
+    pub(super) sets: Vec<u64>,
     /// Per frame boundary: the row the alive states are on (`rows_len` of them; the
     /// table is [`FALL_FRAMES`] long once a search has run).
     rows: Vec<u8>,
     rows_len: usize,
+    /// Per row: the first boundary the alive states are on it or below (`rows_len` for
+    /// the rows the fall never reaches).
+    row_start: [u16; 23],
     /// What `rows` was made from: the start's row, gravity timer and countdown, the
     /// speed and the pattern's longest gap.
     fall: Option<(u8, u8, u8, u8, u8)>,
@@ -174,6 +177,11 @@ pub(super) struct Taps {
     phases: usize,
     /// The start's bit.
     root: u64,
+    /// Whether the search passes the open rows in one go (off only to test that it
+    /// changes nothing).
+    pub(super) skip_open: bool,
+    /// Boundaries the last search passed that way.
+    pub(super) passed: usize,
     /// Per state bit: the rows it landed on (bit per row).
     landed_rows: Box<[u32; 64]>,
     /// Per state bit and row it landed on: the landing's frame, the boundary it was
@@ -209,6 +217,7 @@ impl Default for Taps {
             sets: Vec::new(),
             rows: Vec::new(),
             rows_len: 0,
+            row_start: [0; 23],
             fall: None,
             fit: [0; FIT_ROWS],
             ids: [0; 4],
@@ -218,6 +227,8 @@ impl Default for Taps {
             gaps: [2; MAX_TAPS],
             phases: 1,
             root: 0,
+            skip_open: true,
+            passed: 0,
             landed_rows: Box::new([0; 64]),
             landings: Vec::new(),
         }
@@ -319,8 +330,12 @@ impl MoveGen {
             let mut len = 0;
             let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
             let speed = rules.speed;
+            t.row_start = [0; 23];
             loop {
                 rows[len & (FALL_FRAMES - 1)] = y;
+                if len > 0 && rows[(len - 1) & (FALL_FRAMES - 1)] != y {
+                    t.row_start[y as usize] = len as u16;
+                }
                 len += 1;
                 if y > 20 {
                     break;
@@ -344,6 +359,9 @@ impl MoveGen {
             // (See `FALL_FRAMES`.)
             assert!(len <= FALL_FRAMES, "a fall longer than the row table");
             t.rows_len = len;
+            for s in &mut t.row_start[usize::from(y) + 1..] {
+                *s = len as u16;
+            }
         }
         // (Patterns are at most 64 frames, or one gap of at most 255.)
         assert!(
@@ -372,7 +390,7 @@ impl MoveGen {
         let rows: &[u8; FALL_FRAMES] = t.rows[..].try_into().unwrap();
         let rows_len = t.rows_len;
         let fit = &t.fit;
-        let (kind, gaps) = (t.kind, &t.gaps);
+        let (kind, gaps, skip_open) = (t.kind, &t.gaps, t.skip_open);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
         // `from` at place `k`, by a tap or not); only the first landing on a spot is kept.
         let mut any_landed = 0u64;
@@ -392,7 +410,41 @@ impl MoveGen {
         let mut last = 0;
         let mut f = 0;
         let mut boundaries = 0;
+        let mut passed = 0;
+        // The open rows: from the start's row down, the rows on which every orientation
+        // fits where it fits on the start's (only the walls in the way). Once every state
+        // that fits there is alive at a boundary on them (a few taps from the spawn), it
+        // stays so, as waiting and dropping keep each state and nothing lands, until the
+        // piece nears the last open row: those boundaries are passed in one go.
+        let open = fit[root.y as usize & Y];
+        let mut last_open = root.y as usize;
+        while last_open < 20 && fit[last_open + 1] == open {
+            last_open += 1;
+        }
+        // The first boundary not passed: the taps from the boundaries before it all come
+        // down on open rows (so that none lands), and the states then alive are `open`.
+        let open_end = usize::from(t.row_start[last_open + 1]).saturating_sub(longest);
         while f <= last {
+            if ONE && f + 1 < open_end && skip_open && ring[f & M] == open {
+                // Every state is alive at each boundary up to `open_end`, and the sets
+                // left in the ring for later boundaries are all `open` once their turn
+                // comes (each gets the waiting of the boundary before). What the ring
+                // held for the boundaries passed goes (nothing was put past the taps'
+                // reach), and the first boundary not passed gets its waiting.
+                for b in f..(f + longest + 1).min(open_end) {
+                    (ring[b & M], waited[b & M]) = (0, 0);
+                }
+                sets.extend(std::iter::repeat_n(open, open_end - f));
+                boundaries += open_end - f;
+                passed += open_end - f;
+                f = open_end;
+                ring[f & M] = open;
+                if rows[f & F] == rows[(f - 1) & F] {
+                    waited[f & M] = open;
+                }
+                last = last.max(f);
+                continue;
+            }
             let y = rows[f & F];
             let dropping = rows[(f + 1) & F] != y;
             for k in 0..phases {
@@ -511,6 +563,7 @@ impl MoveGen {
         }
         self.expanded = boundaries;
         self.simulated = boundaries;
+        self.taps.passed = passed;
     }
 }
 
