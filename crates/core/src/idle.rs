@@ -397,29 +397,59 @@ impl Game {
     /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model
     /// off, a variant's rules, B-type, PAL, or the music on without the cartridge's): there
     /// a frame changes neither the clock nor the sound engine (see `Game::step_with`), so a
-    /// falling frame is the counters, the gravity and the sprite's row.
+    /// falling frame is the counters, the gravity and the sprite's row, and the frames
+    /// between two drops are run as one.
     /// (Out of line: inlined, it cost the counted run's loop instructions.)
     #[inline(never)]
     fn fall_idle_uncounted(&mut self, max_frames: u32, speed: u8) -> IdleRun {
         let mut run = IdleRun::default();
         // What the plain play frame leaves there every frame.
-        self.s.clock.pending = 0;
-        let mut staged = None;
-        while run.frames < max_frames && self.s.play_state == 1 {
-            let mut ev = FrameEvents::default();
-            self.s.flow.nmi_off_this_frame = false;
-            self.tick_counters();
-            self.s.pressed = 0;
-            self.s.held = 0;
-            self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
-            self.drop_once(&mut ev, speed);
-            if staged != Some(self.s.y) {
-                self.stage_piece_sprite();
-                staged = Some(self.s.y);
+        let s = &mut self.s;
+        s.clock.pending = 0;
+        s.flow.nmi_off_this_frame = false;
+        s.pressed = 0;
+        s.held = 0;
+        // The frames come a row at a time: between two drops a frame only counts (the
+        // interrupt's counters and the fall timer), so those are added up and only the
+        // frame that drops runs. The counters are set at the end: no frame reads them.
+        let mut frames = 0;
+        while frames < max_frames && self.s.play_state == 1 {
+            let s = &mut self.s;
+            let ary = s.autorepeat_y;
+            if ary & 0x80 != 0 {
+                // The first piece's countdown: a frame counts it up to 0, and nothing drops.
+                let n = (256 - u32::from(ary)).min(max_frames - frames);
+                s.autorepeat_y = ary.wrapping_add(n as u8);
+                s.fall_timer = s.fall_timer.wrapping_add(n as u8);
+                frames += n;
+                continue;
             }
-            run.frames += 1;
+            // The frames to the next one that drops: the first whose timer, counted up,
+            // reaches the speed (a signed test, as the cartridge's). A frame after a
+            // released Down (`autorepeatY` not 0) is one of them too.
+            let m = s.fall_timer.wrapping_add(1).wrapping_sub(speed);
+            let k = if ary != 0 || (m as i8) >= 0 {
+                1
+            } else {
+                257 - u32::from(m)
+            };
+            if k > max_frames - frames {
+                let n = max_frames - frames;
+                s.fall_timer = s.fall_timer.wrapping_add(n as u8);
+                frames += n;
+                break;
+            }
+            s.fall_timer = s.fall_timer.wrapping_add(k as u8);
+            let mut ev = FrameEvents::default();
+            self.drop_once(&mut ev, speed);
+            frames += k;
             run.flags |= ev.flags;
         }
+        if frames > 0 {
+            self.advance_counters(frames as usize);
+            self.stage_piece_sprite();
+        }
+        run.frames = frames;
         run
     }
 
