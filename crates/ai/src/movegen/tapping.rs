@@ -331,26 +331,38 @@ impl MoveGen {
             let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
             let speed = rules.speed;
             t.row_start = [0; 23];
-            loop {
+            // The first piece's countdown, a frame at a time: the piece stays on its row.
+            while ary & 0x80 != 0 {
                 rows[len & (FALL_FRAMES - 1)] = y;
-                if len > 0 && rows[(len - 1) & (FALL_FRAMES - 1)] != y {
-                    t.row_start[y as usize] = len as u16;
-                }
                 len += 1;
-                if y > 20 {
-                    break;
-                }
                 ft = ft.wrapping_add(1);
-                if ary & 0x80 != 0 {
-                    ary = ary.wrapping_add(1);
-                    if (ft.wrapping_sub(speed) as i8) >= 0 {
-                        ft = speed;
-                    }
-                } else if (ft.wrapping_sub(speed) as i8) >= 0 {
-                    ft = 0;
-                    y += 1;
+                ary = ary.wrapping_add(1);
+                if (ft.wrapping_sub(speed) as i8) >= 0 {
+                    ft = speed;
                 }
             }
+            // Then a row at a time: the timer counts up to the speed (a signed test), and
+            // the piece drops on the frame it gets there.
+            while y <= 20 {
+                let m = ft.wrapping_add(1).wrapping_sub(speed);
+                let k = if (m as i8) >= 0 {
+                    1
+                } else {
+                    257 - usize::from(m)
+                };
+                // Eight boundaries a store (the stores past the row's are overwritten by
+                // the next rows'; the table is far longer than any fall).
+                let splat = (u64::from(y) * 0x0101_0101_0101_0101).to_le_bytes();
+                for w in (0..k).step_by(8) {
+                    rows[len + w..len + w + 8].copy_from_slice(&splat);
+                }
+                len += k;
+                y += 1;
+                ft = 0;
+                t.row_start[usize::from(y)] = len as u16;
+            }
+            rows[len & (FALL_FRAMES - 1)] = y;
+            len += 1;
             // Room for the frames of a tap made from the last boundaries.
             for _ in 0..longest {
                 rows[len & (FALL_FRAMES - 1)] = y;
