@@ -67,6 +67,10 @@ const PHASE_SHIFT: u32 = 24;
 fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [u64; FIT_ROWS]) {
     *fit = [0; FIT_ROWS];
     debug_assert!(from_row <= 21);
+    // The board's rows in a table of a power of two, so that a masked index needs no
+    // bounds check (the rows past the floor block as it does).
+    let mut rows = [u16::MAX; 32];
+    rows[..board.rows.len()].copy_from_slice(&board.rows);
     // The rows above the stack hold only the walls: there a lane's fit is the same on
     // every row, that of the first.
     let clear = board.rows.iter().take_while(|&&r| r == WALLS).count();
@@ -75,19 +79,24 @@ fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [
         let shift = [0, 1, 2, 3].map(|k| (cells[k].1 + 3) as u32);
         let row = [0, 1, 2, 3].map(|k| (cells[k].0 + 2) as usize);
         // Pivot rows whose four cells' rows are all clear.
-        let open = clear.saturating_sub(row.into_iter().max().unwrap_or(0));
+        let open = clear
+            .saturating_sub(row.into_iter().max().unwrap_or(0))
+            .min(21);
         let walls =
             (WALLS >> shift[0]) | (WALLS >> shift[1]) | (WALLS >> shift[2]) | (WALLS >> shift[3]);
         let open_fit = (!u64::from(walls) & LANE) << (16 * lane);
-        for f in fit.iter_mut().take(open.min(21)).skip(from_row) {
-            *f |= open_fit;
+        let mut y = from_row;
+        while y < open {
+            fit[y & (FIT_ROWS - 1)] |= open_fit;
+            y += 1;
         }
-        for (y, f) in fit.iter_mut().enumerate().take(21).skip(from_row.max(open)) {
-            let blocked = (board.rows[y + row[0]] >> shift[0])
-                | (board.rows[y + row[1]] >> shift[1])
-                | (board.rows[y + row[2]] >> shift[2])
-                | (board.rows[y + row[3]] >> shift[3]);
-            *f |= (!u64::from(blocked) & LANE) << (16 * lane);
+        while y < 21 {
+            let blocked = (rows[(y + row[0]) & 31] >> shift[0])
+                | (rows[(y + row[1]) & 31] >> shift[1])
+                | (rows[(y + row[2]) & 31] >> shift[2])
+                | (rows[(y + row[3]) & 31] >> shift[3]);
+            fit[y & (FIT_ROWS - 1)] |= (!u64::from(blocked) & LANE) << (16 * lane);
+            y += 1;
         }
     }
 }
