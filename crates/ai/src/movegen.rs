@@ -692,6 +692,12 @@ impl MoveGen {
         out.into_iter().map(Buttons).collect()
     }
 
+    /// Whether the last search was the plain-tapping one, whose placements come in the
+    /// order of orientation, column and row.
+    pub fn tapping(&self) -> bool {
+        self.tapping
+    }
+
     /// Hands the record of the last search to `trace` (exchanging buffers, no copy) if
     /// it was the plain-tapping one, so that `trace` finds its placements' inputs later;
     /// the placements are then no longer this generator's (they are cleared). Returns

@@ -346,7 +346,8 @@ impl PlacementEpisode {
         // Actions are ordered by (orientation, x, y): one key, unique per placement. The
         // plain-tapping search already gives them in that order.
         let key = |c: &Choice| u32::from(c.o) << 16 | u32::from(c.x) << 8 | u32::from(c.y);
-        if !self.choices.is_sorted_by_key(key) {
+        debug_assert!(!mg.tapping() || self.choices.is_sorted_by_key(key));
+        if !mg.tapping() && !self.choices.is_sorted_by_key(key) {
             self.choices.sort_unstable_by_key(key);
         }
         if self.choices.len() > MAX_PLACEMENTS {
