@@ -409,6 +409,18 @@ impl Game {
         s.flow.nmi_off_this_frame = false;
         s.pressed = 0;
         s.held = 0;
+        if max_frames == 1 {
+            // One frame (the stretches between a tapping pattern's presses), as the
+            // cartridge runs it: cheaper than the rows' closed form for a frame.
+            self.tick_counters();
+            self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
+            let mut ev = FrameEvents::default();
+            self.drop_once(&mut ev, speed);
+            self.stage_piece_sprite();
+            run.frames = 1;
+            run.flags = ev.flags;
+            return run;
+        }
         // The frames come a row at a time: between two drops a frame only counts (the
         // interrupt's counters and the fall timer), so those are added up and only the
         // frame that drops runs. The counters are set at the end: no frame reads them.
