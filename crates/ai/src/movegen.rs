@@ -908,17 +908,46 @@ mod tests {
         assert_eq!(moves, [0, 16, 22, 28]);
     }
 
-    /// The plain-tapping search against the general one: the same placements, and
-    /// inputs that obey the model and land each piece where and when it says.
-    #[test]
-    fn the_tapping_search_is_the_general_one() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
+    /// A xorshift generator for the randomized tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
+        }
+    }
+
+    /// A start of the plain-tapping search on `board`: up to three reaction frames, the
+    /// gravity timer anywhere within the speed, and in one start of `countdown` the first
+    /// piece's countdown (-96 at spawn).
+    fn tapping_case(
+        next: &mut impl FnMut() -> u64,
+        board: Board,
+        level: u8,
+        piece: u8,
+        taps: crate::TapPattern,
+        countdown: u64,
+    ) -> (Start, InputModel) {
+        let model = InputModel {
+            taps,
+            das: false,
+            reaction: (next() % 4) as u8,
+            soft_drop: false,
         };
+        let mut start = Start::spawn(board, piece, level, Region::Ntsc);
+        start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
+        if next() % countdown == 0 {
+            start.piece.ary = 0xA0 + (next() % 96) as u8;
+        }
+        (start, model)
+    }
+
+    /// The plain-tapping search against the general one: the same placements, and
+    /// inputs that obey the model and land each piece where and when it says.
+    #[test]
+    fn the_tapping_search_is_the_general_one() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let (mut fast, mut general) = (MoveGen::new(), MoveGen::new());
         general.general_only = true;
         let mut compared = 0;
@@ -945,18 +974,7 @@ mod tests {
                 }
                 crate::TapPattern::parse(&text).unwrap()
             };
-            let model = InputModel {
-                taps,
-                das: false,
-                reaction: (next() % 4) as u8,
-                soft_drop: false,
-            };
-            let mut start = Start::spawn(board, piece, level, Region::Ntsc);
-            start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
-            if next() % 3 == 0 {
-                // In the first piece's countdown (-96 at spawn).
-                start.piece.ary = 0xA0 + (next() % 96) as u8;
-            }
+            let (start, model) = tapping_case(&mut next, board, level, piece, taps, 3);
             fast.generate(&start, &model);
             assert!(fast.tapping);
             general.generate(&start, &model);
@@ -999,13 +1017,7 @@ mod tests {
     /// same placements (frames and where their inputs are found included) and inputs.
     #[test]
     fn the_open_rows_pass_changes_nothing() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let (mut fast, mut plain) = (MoveGen::new(), MoveGen::new());
         plain.taps.skip_open = false;
         let (mut passed, mut compared) = (0, 0);
@@ -1028,17 +1040,7 @@ mod tests {
             } else {
                 crate::TapPattern::parse("X.X..").unwrap()
             };
-            let model = InputModel {
-                taps,
-                das: false,
-                reaction: (next() % 4) as u8,
-                soft_drop: false,
-            };
-            let mut start = Start::spawn(board, piece, level, Region::Ntsc);
-            start.piece.ft = (next() % (start.rules.speed as u64 + 1)) as u8;
-            if next() % 4 == 0 {
-                start.piece.ary = 0xA0 + (next() % 96) as u8;
-            }
+            let (start, model) = tapping_case(&mut next, board, level, piece, taps, 4);
             fast.generate(&start, &model);
             plain.generate(&start, &model);
             // (A piece that lands in the reaction frames has no tapping search.)
