@@ -822,7 +822,7 @@ impl Game {
 
     /// `render_mode_play_and_demo`: the line-clear animation, or the playfield copy.
     #[inline]
-    fn render_play(&mut self, ev: &mut FrameEvents) {
+    pub(crate) fn render_play(&mut self, ev: &mut FrameEvents) {
         let s = &mut self.s;
         let counters =
             s.render_flags & (cycles::RENDER_LINES | cycles::RENDER_LEVEL | cycles::RENDER_SCORE);
@@ -1314,7 +1314,7 @@ impl Game {
     /// `gameModeState_updatePlayer1` up to its `inc gameModeState`: the copy into the active
     /// block, the piece work, the copy back; true when the handler began a wait (an ending).
     #[inline(always)]
-    fn player_update<const COUNT: bool>(
+    pub(crate) fn player_update<const COUNT: bool>(
         &mut self,
         demo: &DemoData,
         music: Option<&MusicData>,

@@ -33,6 +33,8 @@ pub struct IdleRun {
     /// Lag frames among them (none, as such a frame's work ends far from the next
     /// interrupt; counted all the same).
     pub lag: u32,
+    /// Lines cleared in them (only [`Game::entry_delay`]'s score frame clears any).
+    pub lines: u32,
 }
 
 /// What a frame of a piece falling with nothing pressed changes besides the piece: the
@@ -436,6 +438,47 @@ impl Game {
                 frames += n;
                 continue;
             }
+            if ary == 0 {
+                // Gravity alone (nothing held, no soft drop): between two drops a frame only
+                // counts, and a drop is the position test of the row below. Row after row
+                // to the landing or the run's end.
+                let (piece, x) = (s.piece, s.x);
+                let (mut ft, mut y) = (s.fall_timer, s.y);
+                let mut landed = false;
+                loop {
+                    // The frames to the next one that drops: the first whose timer,
+                    // counted up, reaches the speed (a signed test, as the cartridge's).
+                    let m = ft.wrapping_add(1).wrapping_sub(speed);
+                    let k = if (m as i8) >= 0 {
+                        1
+                    } else {
+                        257 - u32::from(m)
+                    };
+                    if k > max_frames - frames {
+                        ft = ft.wrapping_add((max_frames - frames) as u8);
+                        frames = max_frames;
+                        break;
+                    }
+                    frames += k;
+                    ft = 0;
+                    if self.position_valid(piece, x, y.wrapping_add(1)).0 {
+                        y = y.wrapping_add(1);
+                        run.flags |= FrameEvents::DROPPED;
+                    } else {
+                        landed = true;
+                        break;
+                    }
+                }
+                let s = &mut self.s;
+                s.fall_timer = ft;
+                s.y = y;
+                if landed {
+                    s.play_state = 2;
+                    run.flags |= FrameEvents::LANDED;
+                    self.mark_rows_for_redraw();
+                }
+                break;
+            }
             // The frames to the next one that drops: the first whose timer, counted up,
             // reaches the speed (a signed test, as the cartridge's). A frame after a
             // released Down (`autorepeatY` not 0) is one of them too.
@@ -484,6 +527,117 @@ impl Game {
             return IdleRun::default();
         }
         self.wait_frames(max_frames)
+    }
+
+    /// Runs up to `max_frames` frames with nothing pressed through the entry delay: in a
+    /// game whose time is not counted, from the lock (play state 2) through the row check
+    /// (3), the score (5), the goal check (6), the garbage step (7) and the spawn (8), the
+    /// waits for the copy included, to the frame after which the next piece is under
+    /// control, a clear's animation begins, or the game ends (a top-out, a halting line
+    /// cap): that frame is the last run. In a counted game, a tetris's flash or a B-type
+    /// game (whose goal check may end it) it is [`Game::wait_for_copy`]. The game after it
+    /// and the OR of the events (flags; lines cleared added) are those of as many
+    /// `step(Buttons::NONE)` calls; runs none when the game is not in the entry delay so now.
+    pub fn entry_delay(&mut self, max_frames: u32) -> IdleRun {
+        let s = &self.s;
+        // The frame `Game::step` takes to `plain_play_frame` with nothing pressed, in the
+        // states whose handler neither reads the pad nor begins a wait; nothing in those
+        // states changes these tests but the handlers' leaving them.
+        if s.clock.known
+            || !matches!(s.play_state, 2 | 3 | 5 | 6 | 7 | 8)
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.flow.nmi_off_frames != 0
+            || s.game_mode != 4
+            || s.game_mode_state != 2
+            || s.render_mode != 3
+            || s.game_type != 0
+            || s.completed_lines == 4
+        {
+            return self.wait_for_copy(max_frames);
+        }
+        self.entry_delay_uncounted(max_frames)
+    }
+
+    /// [`Game::entry_delay`] once its tests have passed: the frames of `plain_play_frame`,
+    /// the interrupt's counters kept back until a handler reads them (the spawn's pick) or
+    /// the run ends, the pad's and the clock's stores made once.
+    #[inline(never)]
+    fn entry_delay_uncounted(&mut self, max_frames: u32) -> IdleRun {
+        let mut run = IdleRun::default();
+        let s = &mut self.s;
+        // What every frame's pad leaves (nothing pressed; no handler here reads it).
+        s.pressed = 0;
+        s.held = 0;
+        let mut counters = 0;
+        while run.frames < max_frames {
+            let s = &self.s;
+            if matches!(s.play_state, 2 | 3 | 8)
+                && s.vram_row < 16
+                && s.render_flags == 0
+                && (s.play_state != 2 || self.position_valid(s.piece, s.x, s.y).0)
+            {
+                // The frames whose interrupt leaves the copy short of its end (four rows
+                // each): the handler waits (the lock's test passing every time, as the
+                // piece stays), so a frame is the copy cursor, the counters, the fall timer
+                // and the sprite of the same piece on the same row.
+                let k = (16 - u32::from(s.vram_row))
+                    .div_ceil(4)
+                    .min(max_frames - run.frames);
+                let s = &mut self.s;
+                s.vram_row += 4 * k as u8;
+                s.fall_timer = s.fall_timer.wrapping_add(k as u8);
+                self.stage_piece_sprite();
+                counters += k as usize;
+                run.frames += k;
+                continue;
+            }
+            if s.play_state == 3 && (16..0x80).contains(&s.vram_row) && s.render_flags == 0 {
+                // The row check with the copy's last rows sent by this frame's interrupt
+                // or before, nothing to redraw: a frame is the copy's end, the counters,
+                // the fall timer and one candidate row (the sprite staged once, after the
+                // last).
+                let mut ev = FrameEvents::default();
+                while run.frames < max_frames && self.s.play_state == 3 {
+                    if self.s.vram_row <= 20 {
+                        self.s.vram_row = 0x20;
+                    }
+                    counters += 1;
+                    self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
+                    self.check_completed_rows(&mut ev);
+                    run.frames += 1;
+                }
+                self.stage_piece_sprite();
+                run.flags |= ev.flags;
+                if self.s.play_state != 5 {
+                    // A clear's animation (or frames left to check): the caller's.
+                    break;
+                }
+                continue;
+            }
+            let mut ev = FrameEvents::default();
+            // (No tetris flash: `completed_lines` is not 4.)
+            self.render_play(&mut ev);
+            counters += 1;
+            self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
+            if self.s.play_state == 8 {
+                // The spawn picks the next piece from the generator.
+                self.advance_counters(counters);
+                counters = 0;
+            }
+            let waits = self.player_update::<false>(&crate::DemoData::BUILTIN, None, &mut ev);
+            debug_assert!(!waits, "an A-type game's entry delay began a wait");
+            run.frames += 1;
+            run.flags |= ev.flags;
+            run.lines += u32::from(ev.lines_cleared);
+            if !matches!(self.s.play_state, 2 | 3 | 5 | 6 | 7 | 8) || self.s.completed_lines == 4 {
+                break;
+            }
+        }
+        self.advance_counters(counters);
+        let s = &mut self.s;
+        s.clock.pending = 0;
+        s.flow.nmi_off_this_frame = false;
+        run
     }
 
     /// [`Game::wait_for_copy`] once its play state and copy cursor have been tested.
@@ -658,7 +812,7 @@ impl Game {
                 // work, the clear, the score, a menu's) pays one test, not two calls.
                 let run = match self.s.play_state {
                     1 => self.fall_idle(left),
-                    2 | 3 | 8 => self.wait_for_copy(left),
+                    2 | 3 | 5 | 6 | 7 | 8 => self.entry_delay(left),
                     _ => IdleRun::default(),
                 };
                 if run.frames > 0 {
@@ -682,10 +836,10 @@ mod tests {
     use crate::{Buttons, GameSetup};
     use proptest::prelude::*;
 
-    /// Steps `a` with `fall_idle` and `wait_for_copy` and `b` with `step(Buttons::NONE)`
-    /// over the same frames (taps of `pads` between runs of nothing) and requires the same
-    /// game after every run and the same flags.
-    fn run_both_ways(game: Game, pads: &[(u8, u32)]) -> Result<u32, TestCaseError> {
+    /// Steps `a` with `fall_idle` and `wait_for_copy` (or, with `entry`, `entry_delay`)
+    /// and `b` with `step(Buttons::NONE)` over the same frames (taps of `pads` between runs
+    /// of nothing) and requires the same game after every run and the same flags and lines.
+    fn run_both_ways(game: Game, pads: &[(u8, u32)], entry: bool) -> Result<u32, TestCaseError> {
         let mut a = game;
         let mut b = a.clone();
         let mut ran = 0;
@@ -697,17 +851,22 @@ mod tests {
             while left > 0 {
                 let mut run = a.fall_idle(left);
                 if run.frames == 0 {
-                    run = a.wait_for_copy(left);
+                    run = if entry {
+                        a.entry_delay(left)
+                    } else {
+                        a.wait_for_copy(left)
+                    };
                 }
-                let mut flags = 0;
-                let mut lag = 0;
+                let (mut flags, mut lag, mut lines) = (0, 0, 0);
                 for _ in 0..run.frames {
                     let e = b.step(Buttons::NONE);
                     flags |= e.flags;
                     lag += e.has(FrameEvents::LAG) as u32;
+                    lines += u32::from(e.lines_cleared);
                 }
                 prop_assert_eq!(run.flags, flags);
                 prop_assert_eq!(run.lag, lag);
+                prop_assert_eq!(run.lines, lines);
                 prop_assert_eq!(&a, &b);
                 ran += run.frames;
                 left -= run.frames;
@@ -787,7 +946,8 @@ mod tests {
                 _ => {}
             }
             let g = Game::new(setup);
-            run_both_ways(g.clone(), &pads)?;
+            run_both_ways(g.clone(), &pads, false)?;
+            run_both_ways(g.clone(), &pads, true)?;
             run_agrees(g, &pads)?;
         }
     }
@@ -811,7 +971,8 @@ mod tests {
                 crate::CrashMode::Off
             };
             let g = crate::game::tests::clearing_game(seed, level, hole, crash_mode);
-            run_both_ways(g.clone(), &pads)?;
+            run_both_ways(g.clone(), &pads, false)?;
+            run_both_ways(g.clone(), &pads, true)?;
             run_agrees(g, &pads)?;
         }
     }
@@ -872,6 +1033,46 @@ mod tests {
         assert_eq!(g.pause_frames(&inputs), 300);
         assert_eq!(g, stepped);
         assert_eq!(g.pause_frames(&inputs[300..]), 0, "Start alone resumes");
+    }
+
+    /// In a game whose time is not counted, the entry delay after each lock of a game
+    /// played with nothing pressed runs in one call to the piece's control (or the
+    /// top-out), as the steps run it.
+    #[test]
+    fn the_entry_delay_runs_in_one_call() {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            crash_mode: crate::CrashMode::Off,
+            ..GameSetup::from_seed(5)
+        });
+        let mut delays = 0;
+        for _ in 0..5_000 {
+            if g.state().play_state == 10 {
+                break;
+            }
+            if g.state().play_state != 2 {
+                g.step(Buttons::NONE);
+                continue;
+            }
+            let mut stepped = g.clone();
+            let run = g.entry_delay(1_000);
+            assert!(matches!(g.state().play_state, 1 | 10), "{run:?}");
+            let mut flags = 0;
+            for _ in 0..run.frames {
+                flags |= stepped.step(Buttons::NONE).flags;
+            }
+            assert_eq!((run.flags, run.lag, run.lines), (flags, 0, 0));
+            assert_eq!(g, stepped);
+            if g.state().play_state == 10 {
+                // The lock's test failed: the top-out's frame alone.
+                assert_eq!(run.frames, 1);
+                break;
+            }
+            assert!(run.frames >= 10, "{run:?}");
+            delays += 1;
+        }
+        assert!(delays >= 8, "{delays} entry delays");
+        assert_eq!(g.state().play_state, 10, "the game topped out");
     }
 
     /// A game played with nothing pressed runs most of its frames before the top-out in

@@ -344,7 +344,7 @@ impl Game {
     /// `updatePlayfield`: move the screen-copy cursor up to two rows above the piece.
     /// Returns its cycles (body).
     #[inline]
-    fn mark_rows_for_redraw(&mut self) -> u32 {
+    pub(crate) fn mark_rows_for_redraw(&mut self) -> u32 {
         let s = &mut self.s;
         let m = s.y.wrapping_sub(2);
         let clamped = (m as i8) < 0;
@@ -409,7 +409,7 @@ impl Game {
 
     /// `playState_checkForCompletedRows`: one candidate row per frame. Returns its cycles.
     #[inline(always)]
-    fn check_completed_rows(&mut self, ev: &mut FrameEvents) -> u32 {
+    pub(crate) fn check_completed_rows(&mut self, ev: &mut FrameEvents) -> u32 {
         if !self.screen_copy_done() {
             return cy::ROWS_WAIT;
         }

@@ -295,13 +295,17 @@ impl PlacementEpisode {
                 self.ended = true;
                 break;
             }
-            // Most of the entry delay waits for the playfield's copy: those frames in runs.
-            let run = self.game.wait_for_copy(MAX_WAIT_FRAMES - n);
+            // The entry delay's frames in runs.
+            let run = self.game.entry_delay(MAX_WAIT_FRAMES - n);
             if run.frames > 0 {
                 self.note(0, run.frames);
                 n += run.frames;
                 flags |= run.flags;
+                lines += run.lines;
                 lag += run.lag;
+                if run.flags & ENDING_EVENTS != 0 {
+                    self.ended = true;
+                }
                 continue;
             }
             let ev = self.game.step(Buttons::NONE);
