@@ -157,22 +157,17 @@ fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
     }
 }
 
-/// What one search of the tapping kind keeps for finding its placements' inputs.
+/// What one search of the tapping kind keeps for finding its placements' inputs: a
+/// trace takes it (a placement environment keeps one per game), so it holds only what
+/// walking back reads, a few hundred bytes; the search's tables stay in [`Ring`].
 #[derive(Clone, Debug)]
 pub(super) struct Taps {
     /// Per frame boundary from the start and place in the pattern (`f * phases + k`): the
     /// states alive, up to the last boundary with any.
     pub(super) sets: Vec<u64>,
-    /// Per frame boundary: the row the alive states are on (`rows_len` of them; the
-    /// table is [`FALL_FRAMES`] long once a search has run).
+    /// Per frame boundary: the row the alive states are on (the fall table's first
+    /// boundaries, to the last any tap reaches).
     rows: Vec<u8>,
-    rows_len: usize,
-    /// Per row: the first boundary the alive states are on it or below (`rows_len` for
-    /// the rows the fall never reaches).
-    row_start: [u16; 23],
-    /// What `rows` was made from: the start's row, gravity timer and countdown, the
-    /// speed and the pattern's longest gap.
-    fall: Option<(u8, u8, u8, u8, u8)>,
     /// Where each orientation fits, per row.
     fit: [u64; FIT_ROWS],
     /// Orientation ids by lane.
@@ -191,24 +186,36 @@ pub(super) struct Taps {
     pub(super) skip_open: bool,
     /// Boundaries the last search passed that way.
     pub(super) passed: usize,
-    /// Per state bit: the rows it landed on (bit per row).
-    landed_rows: Box<[u32; 64]>,
-    /// Per state bit and row it landed on: the landing's frame, the boundary it was
-    /// made from (bits 16..32) and whether by a tap (bit 32). 64 long once a search has
-    /// run (a record made by `Default` allocates nothing: placement episodes make one
-    /// each).
-    landings: Vec<[u64; FIT_ROWS]>,
 }
 
-/// The sets of states the tapping search is working on, by boundary and place: a ring
-/// (see [`RING`]), all zero between searches. Scratch of the generator, not of a search's
-/// record (which [`Taps`] is, and a trace takes).
+/// The tapping search's scratch, kept by the generator (not by a search's record, which
+/// [`Taps`] is, and a trace takes): the sets of states being worked on, by boundary and
+/// place, a ring (see [`RING`]), all zero between searches; the fall table; the landings.
+/// Kept in one place, these tables stay in the cache however many games share the
+/// generator.
 #[derive(Clone, Debug)]
 pub(super) struct Ring {
     /// The states alive.
     sets: Box<[u64; RING]>,
     /// The states reached by a frame of waiting in which the piece did not move down.
     waited: Box<[u64; RING]>,
+    /// Per frame boundary: the row the alive states are on (`rows_len` of them; the
+    /// table is [`FALL_FRAMES`] long once a search has run).
+    rows: Vec<u8>,
+    rows_len: usize,
+    /// Per row: the first boundary the alive states are on it or below (`rows_len` for
+    /// the rows the fall never reaches).
+    row_start: [u16; 23],
+    /// What `rows` was made from: the start's row, gravity timer and countdown, the
+    /// speed and the pattern's longest gap (the same for most searches: a game's pieces
+    /// mostly start alike).
+    fall: Option<(u8, u8, u8, u8, u8)>,
+    /// Per state bit: the rows it landed on (bit per row).
+    landed_rows: Box<[u32; 64]>,
+    /// Per state bit and row it landed on: the landing's frame, the boundary it was
+    /// made from (bits 16..32) and whether by a tap (bit 32). 64 long once a search has
+    /// run.
+    landings: Vec<[u64; FIT_ROWS]>,
 }
 
 impl Default for Ring {
@@ -216,6 +223,12 @@ impl Default for Ring {
         Ring {
             sets: Box::new([0; RING]),
             waited: Box::new([0; RING]),
+            rows: Vec::new(),
+            rows_len: 0,
+            row_start: [0; 23],
+            fall: None,
+            landed_rows: Box::new([0; 64]),
+            landings: Vec::new(),
         }
     }
 }
@@ -225,9 +238,6 @@ impl Default for Taps {
         Taps {
             sets: Vec::new(),
             rows: Vec::new(),
-            rows_len: 0,
-            row_start: [0; 23],
-            fall: None,
             fit: [0; FIT_ROWS],
             ids: [0; 4],
             kind: Turns::One,
@@ -238,8 +248,6 @@ impl Default for Taps {
             root: 0,
             skip_open: true,
             passed: 0,
-            landed_rows: Box::new([0; 64]),
-            landings: Vec::new(),
         }
     }
 }
@@ -327,19 +335,20 @@ impl MoveGen {
         // frames has dropped on the same frames.
         // The same for every search from the same start and speed (a placement game's
         // pieces mostly start alike): kept from the last search.
-        if t.rows.len() != FALL_FRAMES {
-            t.rows = vec![0; FALL_FRAMES];
-            t.landings = vec![[0; FIT_ROWS]; 64];
-            t.fall = None;
+        let g = &mut self.ring;
+        if g.rows.len() != FALL_FRAMES {
+            g.rows = vec![0; FALL_FRAMES];
+            g.landings = vec![[0; FIT_ROWS]; 64];
+            g.fall = None;
         }
         let fall = (root.y, root.ft, root.ary, rules.speed, longest as u8);
-        if t.fall != Some(fall) {
-            t.fall = Some(fall);
-            let rows = &mut t.rows;
+        if g.fall != Some(fall) {
+            g.fall = Some(fall);
+            let rows = &mut g.rows;
             let mut len = 0;
             let (mut y, mut ft, mut ary) = (root.y, root.ft, root.ary);
             let speed = rules.speed;
-            t.row_start = [0; 23];
+            g.row_start = [0; 23];
             // The first piece's countdown, a frame at a time: the piece stays on its row.
             while ary & 0x80 != 0 {
                 rows[len & (FALL_FRAMES - 1)] = y;
@@ -368,7 +377,7 @@ impl MoveGen {
                 len += k;
                 y += 1;
                 ft = 0;
-                t.row_start[usize::from(y)] = len as u16;
+                g.row_start[usize::from(y)] = len as u16;
             }
             rows[len & (FALL_FRAMES - 1)] = y;
             len += 1;
@@ -379,8 +388,8 @@ impl MoveGen {
             }
             // (See `FALL_FRAMES`.)
             assert!(len <= FALL_FRAMES, "a fall longer than the row table");
-            t.rows_len = len;
-            for s in &mut t.row_start[usize::from(y) + 1..] {
+            g.rows_len = len;
+            for s in &mut g.row_start[usize::from(y) + 1..] {
                 *s = len as u16;
             }
         }
@@ -394,8 +403,8 @@ impl MoveGen {
         // between searches: each slot is cleared as its boundary is taken, and nothing
         // is put past the last boundary taken. Each boundary's set is also kept in
         // `t.sets`, which finding a placement's inputs reads.
-        let ring = &mut self.ring.sets[..];
-        let waited = &mut self.ring.waited[..];
+        let ring = &mut g.sets[..];
+        let waited = &mut g.waited[..];
         const M: usize = RING - 1;
         const Y: usize = FIT_ROWS - 1;
         const F: usize = FALL_FRAMES - 1;
@@ -403,13 +412,14 @@ impl MoveGen {
         let mut sets = std::mem::take(&mut t.sets);
         sets.clear();
         let mut landed = [0u64; FIT_ROWS];
-        t.landed_rows.fill(0);
-        let landed_rows = &mut t.landed_rows;
-        let landings: &mut [[u64; FIT_ROWS]; 64] = (&mut t.landings[..]).try_into().unwrap();
+        g.landed_rows.fill(0);
+        let landed_rows = &mut g.landed_rows;
+        let landings: &mut [[u64; FIT_ROWS]; 64] = (&mut g.landings[..]).try_into().unwrap();
         t.root = bit(root.o, root.x);
         ring[0] = t.root;
-        let rows: &[u8; FALL_FRAMES] = t.rows[..].try_into().unwrap();
-        let rows_len = t.rows_len;
+        let rows: &[u8; FALL_FRAMES] = g.rows[..].try_into().unwrap();
+        let rows_len = g.rows_len;
+        let row_start = &g.row_start;
         let fit = &t.fit;
         let (kind, gaps, skip_open) = (t.kind, &t.gaps, t.skip_open);
         // Lands the states `land` on `row` in frame `frame` (reached from boundary
@@ -444,7 +454,7 @@ impl MoveGen {
         }
         // The first boundary not passed: the taps from the boundaries before it all come
         // down on open rows (so that none lands), and the states then alive are `open`.
-        let open_end = usize::from(t.row_start[last_open + 1]).saturating_sub(longest);
+        let open_end = usize::from(row_start[last_open + 1]).saturating_sub(longest);
         while f <= last {
             if ONE && f + 1 < open_end && skip_open && ring[f & M] == open {
                 // Every state is alive at each boundary up to `open_end`, and the sets
@@ -555,17 +565,20 @@ impl MoveGen {
         }
         debug_assert!(last + longest < rows_len);
         t.sets = sets;
+        // The record's rows: those of every boundary a tap may come from.
+        t.rows.clear();
+        t.rows.extend_from_slice(&rows[..=last + longest]);
         // The placements in the order of (orientation, column, row), which is that of
         // the bits and then the rows.
         let prefix = self.prefix.len() as u16;
         while any_landed != 0 {
             let b = any_landed.trailing_zeros() as usize & 63;
             any_landed &= any_landed - 1;
-            let mut rows = t.landed_rows[b];
+            let mut rows = self.ring.landed_rows[b];
             while rows != 0 {
                 let row = rows.trailing_zeros() as usize & Y;
                 rows &= rows - 1;
-                let l = t.landings[b][row];
+                let l = self.ring.landings[b][row];
                 let (frame, from) = (l as u16, (l >> 16) as u16);
                 let phase = (l >> 33) as u32;
                 self.placements.push(Placement {
