@@ -67,6 +67,11 @@ impl Board {
             let cells: &[u8; 20] = p.0[base..base + 20].try_into().expect("twenty bytes");
             let word = |k: usize| u64::from_le_bytes(cells[k..k + 8].try_into().expect("eight"));
             let last = u64::from(u32::from_le_bytes(cells[16..].try_into().expect("four")));
+            // Two rows of empty tiles (the rows above the stack): the walls alone.
+            const EMPTY: u64 = u64::from_le_bytes([TILE_EMPTY; 8]);
+            if word(0) == EMPTY && word(8) == EMPTY && last == EMPTY >> 32 {
+                continue;
+            }
             let bits = blocking(word(0), !0)
                 | blocking(word(8), !0) << 8
                 | blocking(last, 0xFFFF_FFFF) << 16;

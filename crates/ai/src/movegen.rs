@@ -387,6 +387,14 @@ impl MoveGen {
         &self.placements
     }
 
+    /// Moves the placements found by the last [`MoveGen::generate`] into `into`
+    /// (exchanging buffers, no copy: `into`'s old one is the generator's next, emptied),
+    /// for a caller that keeps them while the generator makes other searches.
+    pub fn take_placements(&mut self, into: &mut Vec<Placement>) {
+        std::mem::swap(&mut self.placements, into);
+        self.placements.clear();
+    }
+
     fn next_generation(&mut self) {
         if self.placed.is_empty() {
             self.placed.resize(19 * 21 * 10, 0);

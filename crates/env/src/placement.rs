@@ -99,28 +99,6 @@ impl Default for PlacementConfig {
     }
 }
 
-/// One placement offered to the agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// Orientation id when it locks.
-    pub o: u8,
-    /// Pivot column.
-    pub x: u8,
-    /// Pivot row.
-    pub y: u8,
-    /// Frames from now to the frame in which it lands.
-    pub frames: u16,
-    /// Locking there ends the game.
-    pub tops_out: bool,
-    /// The move generator's placement (its inputs are found from the episode's trace).
-    placement: Placement,
-    /// Where its buttons start in the episode's input buffer, when they were written at
-    /// once (the searches other than plain tapping).
-    start: u32,
-    /// How many frames of buttons.
-    len: u32,
-}
-
 /// The executed inputs did not put the piece where the move generator said (never
 /// expected: the generator is proven against `Game::step`; reported rather than hidden).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,9 +132,15 @@ fn same_but_timing(counted: &Game, uncounted: &Game) -> bool {
     s == *u
 }
 
-/// The buffers an episode keeps across restarts: the placements, their inputs, the
-/// search's record and the buttons' record.
-type EpisodeBuffers = (Vec<Choice>, Vec<u8>, Trace, Vec<(u8, u32)>);
+/// The buffers an episode keeps across restarts: the placements, where their inputs are,
+/// their inputs, the search's record and the buttons' record.
+type EpisodeBuffers = (
+    Vec<Placement>,
+    Vec<(u32, u32)>,
+    Vec<u8>,
+    Trace,
+    Vec<(u8, u32)>,
+);
 
 /// A running placement-level episode.
 #[derive(Clone, Debug)]
@@ -171,9 +155,12 @@ pub struct PlacementEpisode {
     pub frames: u64,
     /// The episode has ended (top-out, B-type goal, or the game left play).
     pub ended: bool,
-    /// The placements of the current piece, ordered by (orientation, x, y): action i
-    /// is `choices[i]`. Empty once ended.
-    pub choices: Vec<Choice>,
+    /// The placements of the current piece (the move generator's, taken from it without a
+    /// copy), ordered by (orientation, x, y): action i is `choices[i]`. Empty once ended.
+    pub choices: Vec<Placement>,
+    /// Per choice, where its buttons start in `inputs` and how many frames they are, when
+    /// they were written at once (the searches other than plain tapping).
+    spans: Vec<(u32, u32)>,
     /// More placements were found than [`MAX_PLACEMENTS`] (the rest were left out).
     pub overflowed: bool,
     /// Buttons of every choice, back to back (searches other than plain tapping), or of
@@ -198,7 +185,13 @@ impl PlacementEpisode {
     /// A new episode from `seed`: the game is run with no input until its first piece
     /// is under control, and that piece's placements are generated with `mg`.
     pub fn new(cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) -> PlacementEpisode {
-        let buffers = (Vec::new(), Vec::new(), Trace::default(), Vec::new());
+        let buffers = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Trace::default(),
+            Vec::new(),
+        );
         PlacementEpisode::with_buffers(cfg, seed, mg, buffers, COUNT_FROM_LEVEL)
     }
 
@@ -208,11 +201,12 @@ impl PlacementEpisode {
     pub fn restart(&mut self, cfg: &PlacementConfig, seed: Option<u64>, mg: &mut MoveGen) {
         // (`generate` clears the placements and their inputs.)
         let choices = std::mem::take(&mut self.choices);
+        let spans = std::mem::take(&mut self.spans);
         let inputs = std::mem::take(&mut self.inputs);
         let trace = std::mem::take(&mut self.trace);
         let mut record = std::mem::take(&mut self.record);
         record.clear();
-        let buffers = (choices, inputs, trace, record);
+        let buffers = (choices, spans, inputs, trace, record);
         *self = PlacementEpisode::with_buffers(cfg, seed, mg, buffers, COUNT_FROM_LEVEL);
     }
 
@@ -222,7 +216,7 @@ impl PlacementEpisode {
         cfg: &PlacementConfig,
         seed: Option<u64>,
         mg: &mut MoveGen,
-        (choices, inputs, trace, record): EpisodeBuffers,
+        (choices, spans, inputs, trace, record): EpisodeBuffers,
         count_from: u8,
     ) -> PlacementEpisode {
         let setup = cfg.game.setup(seed);
@@ -239,6 +233,7 @@ impl PlacementEpisode {
             frames: 0,
             ended: false,
             choices,
+            spans,
             overflowed: false,
             inputs,
             trace,
@@ -264,13 +259,13 @@ impl PlacementEpisode {
 
     /// The buttons of choice `i`.
     pub fn choice_inputs(&self, i: usize) -> Vec<u8> {
-        let c = &self.choices[i];
         if self.traced {
             let mut out = Vec::new();
-            self.trace.inputs_into(&c.placement, &mut out);
+            self.trace.inputs_into(&self.choices[i], &mut out);
             out
         } else {
-            self.inputs[c.start as usize..(c.start + c.len) as usize].to_vec()
+            let (start, len) = self.spans[i];
+            self.inputs[start as usize..(start + len) as usize].to_vec()
         }
     }
 
@@ -326,6 +321,7 @@ impl PlacementEpisode {
     /// whose start `advance` found.
     fn generate(&mut self, cfg: &PlacementConfig, mg: &mut MoveGen, start: Option<Start>) {
         self.choices.clear();
+        self.spans.clear();
         self.inputs.clear();
         self.overflowed = false;
         self.traced = false;
@@ -336,20 +332,11 @@ impl PlacementEpisode {
             self.ended = true;
             return;
         };
-        let found = mg.generate(&start, &cfg.model);
-        self.choices.extend(found.iter().map(|p| Choice {
-            o: p.o,
-            x: p.x,
-            y: p.y,
-            frames: p.frames,
-            tops_out: p.tops_out,
-            placement: *p,
-            start: 0,
-            len: 0,
-        }));
+        mg.generate(&start, &cfg.model);
+        mg.take_placements(&mut self.choices);
         // Actions are ordered by (orientation, x, y): one key, unique per placement. The
         // plain-tapping search already gives them in that order.
-        let key = |c: &Choice| u32::from(c.o) << 16 | u32::from(c.x) << 8 | u32::from(c.y);
+        let key = |c: &Placement| u32::from(c.o) << 16 | u32::from(c.x) << 8 | u32::from(c.y);
         debug_assert!(!mg.tapping() || self.choices.is_sorted_by_key(key));
         if !mg.tapping() && !self.choices.is_sorted_by_key(key) {
             self.choices.sort_unstable_by_key(key);
@@ -365,11 +352,10 @@ impl PlacementEpisode {
         }
         self.traced = mg.keep_trace(&mut self.trace);
         if !self.traced {
-            for c in &mut self.choices {
+            for c in &self.choices {
                 let start = self.inputs.len() as u32;
-                mg.inputs_into(&c.placement, &mut self.inputs);
-                c.start = start;
-                c.len = self.inputs.len() as u32 - start;
+                mg.inputs_into(c, &mut self.inputs);
+                self.spans.push((start, self.inputs.len() as u32 - start));
             }
         }
     }
@@ -394,10 +380,11 @@ impl PlacementEpisode {
         let mut out = Outcome::default();
         let range = if self.traced {
             self.inputs.clear();
-            self.trace.inputs_into(&choice.placement, &mut self.inputs);
+            self.trace.inputs_into(&choice, &mut self.inputs);
             0..self.inputs.len()
         } else {
-            choice.start as usize..(choice.start + choice.len) as usize
+            let (start, len) = self.spans[action];
+            start as usize..(start + len) as usize
         };
         // Between presses and after the last one the piece falls on its own: those frames
         // in runs.
@@ -657,7 +644,15 @@ mod tests {
             };
             let mut switched = 0;
             for seed in 0..6u64 {
-                let buffers = || (Vec::new(), Vec::new(), Trace::default(), Vec::new());
+                let buffers = || {
+                    (
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::new(),
+                        Trace::default(),
+                        Vec::new(),
+                    )
+                };
                 let mut eager =
                     PlacementEpisode::with_buffers(&cfg, Some(seed), &mut mg, buffers(), 0);
                 let mut lazy = PlacementEpisode::with_buffers(
