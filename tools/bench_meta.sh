@@ -38,7 +38,8 @@ grep -q ConstParamTy "$copy/src/modifier.rs" || { echo "meta_nestris's modifier.
 
 export RUSTUP_TOOLCHAIN=stable RUSTC_BOOTSTRAP=meta_nestris
 cargo build --quiet --release --manifest-path "$proj/Cargo.toml"
-bin="$proj/target/release/bench-meta"
+# (Where cargo put it: its own target directory unless CARGO_TARGET_DIR says otherwise.)
+bin="${CARGO_TARGET_DIR:-$proj/target}/release/bench-meta"
 movies="$dir/tests/movies"
 
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), family $(lscpu | sed -n 's/^CPU family: *//p')"

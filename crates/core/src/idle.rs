@@ -544,13 +544,13 @@ impl Game {
         // states whose handler neither reads the pad nor begins a wait; nothing in those
         // states changes these tests but the handlers' leaving them.
         if s.clock.known
+            || s.game_type != 0
             || !matches!(s.play_state, 2 | 3 | 5 | 6 | 7 | 8)
             || !matches!(s.resume, Resume::MainLoop)
             || s.flow.nmi_off_frames != 0
             || s.game_mode != 4
             || s.game_mode_state != 2
             || s.render_mode != 3
-            || s.game_type != 0
             || s.completed_lines == 4
         {
             return self.wait_for_copy(max_frames);
@@ -812,7 +812,9 @@ impl Game {
                 // work, the clear, the score, a menu's) pays one test, not two calls.
                 let run = match self.s.play_state {
                     1 => self.fall_idle(left),
-                    2 | 3 | 5 | 6 | 7 | 8 => self.entry_delay(left),
+                    2 | 3 | 8 => self.entry_delay(left),
+                    // (B-type's score frames are the general path's: one test, not two.)
+                    5..=7 if self.s.game_type == 0 => self.entry_delay(left),
                     _ => IdleRun::default(),
                 };
                 if run.frames > 0 {
