@@ -1,6 +1,7 @@
 //! Runs of idle frames: many frames of a piece falling on its own, nothing pressed, in one
 //! call ([`Game::fall_idle`]), and likewise the entry delay's frames that wait for the
-//! playfield's copy to the screen ([`Game::wait_for_copy`]) and the frames of a pause
+//! playfield's copy to the screen ([`Game::wait_for_copy`]; in a game whose time is not
+//! counted, the whole entry delay, [`Game::entry_delay`]) and the frames of a pause
 //! (`Game::pause_frames`, through [`Game::run`]).
 //!
 //! A placement environment or a search that plays a placement knows its inputs in advance,
@@ -783,8 +784,8 @@ impl Game {
     }
 
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
-    /// [`Game::fall_idle`] where they are idle falling and [`Game::wait_for_copy`] where
-    /// they wait for the copy, a pause's frames in one go where the game's time is not
+    /// [`Game::fall_idle`] where they are idle falling and [`Game::entry_delay`] in the
+    /// entry delay, a pause's frames in one go where the game's time is not
     /// counted: the same game as one [`Game::step`] per item. Returns the frames' events
     /// combined: flags OR-ed, lines cleared added (the cycles are not kept).
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
