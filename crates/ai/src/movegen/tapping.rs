@@ -90,13 +90,17 @@ fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [
             fit[y & (FIT_ROWS - 1)] |= open_fit;
             y += 1;
         }
-        while y < 21 {
-            let blocked = (rows[(y + row[0]) & 31] >> shift[0])
-                | (rows[(y + row[1]) & 31] >> shift[1])
-                | (rows[(y + row[2]) & 31] >> shift[2])
-                | (rows[(y + row[3]) & 31] >> shift[3]);
-            fit[y & (FIT_ROWS - 1)] |= (!u64::from(blocked) & LANE) << (16 * lane);
-            y += 1;
+        // Each cell's rows from the pivot's, 21 of them (a cell is at most 5 rows below
+        // the row above the pivot's), so that the row index needs neither mask nor test.
+        let cell = |k: usize| -> &[u16; 21] { rows[row[k]..][..21].try_into().expect("21") };
+        let (r0, r1, r2, r3) = (cell(0), cell(1), cell(2), cell(3));
+        let lane_fit = &mut fit[..21];
+        for y in y..21 {
+            let blocked = (r0[y] >> shift[0])
+                | (r1[y] >> shift[1])
+                | (r2[y] >> shift[2])
+                | (r3[y] >> shift[3]);
+            lane_fit[y] |= (!u64::from(blocked) & LANE) << (16 * lane);
         }
     }
 }
@@ -517,18 +521,19 @@ impl MoveGen {
                     }
                     // The tap's frame and the frames after it, to the next place.
                     let gap = if ONE { gaps[0] } else { gaps[k] } as usize;
+                    // The drops in those frames: the piece reaches the next row at that
+                    // row's first boundary (the fall moves a row at a time).
                     let mut was = y;
-                    for j in 1..=gap {
-                        let now = rows[(f + j) & F];
-                        if now != was {
-                            let below = fit[(was as usize + 1) & Y];
-                            record(u & !below, was, f + j, f, k, true);
-                            u &= below;
-                            if u == 0 {
-                                break;
-                            }
+                    let mut at = usize::from(row_start[usize::from(was) + 1]);
+                    while at <= f + gap {
+                        let below = fit[(was as usize + 1) & Y];
+                        record(u & !below, was, at, f, k, true);
+                        u &= below;
+                        if u == 0 {
+                            break;
                         }
-                        was = now;
+                        was += 1;
+                        at = usize::from(row_start[usize::from(was) + 1]);
                     }
                     if u != 0 {
                         let place = if ONE || k + 1 == phases { 0 } else { k + 1 };
