@@ -361,8 +361,8 @@ pub struct MoveGen {
     /// The tapping search's sets of states per frame boundary, and what finding the
     /// inputs of its placements needs (`tapping`).
     taps: tapping::Taps,
-    /// The tapping search's working sets.
-    ring: tapping::Ring,
+    /// The tapping search's scratch: its working sets, the fall table and the landings.
+    scratch: tapping::Scratch,
     /// The last search was the tapping one (placements refer to `taps`, not `nodes`).
     tapping: bool,
     /// States expanded in the last search (for benchmarks).

@@ -480,25 +480,12 @@ impl Game {
                 }
                 break;
             }
-            // The frames to the next one that drops: the first whose timer, counted up,
-            // reaches the speed (a signed test, as the cartridge's). A frame after a
-            // released Down (`autorepeatY` not 0) is one of them too.
-            let m = s.fall_timer.wrapping_add(1).wrapping_sub(speed);
-            let k = if ary != 0 || (m as i8) >= 0 {
-                1
-            } else {
-                257 - u32::from(m)
-            };
-            if k > max_frames - frames {
-                let n = max_frames - frames;
-                s.fall_timer = s.fall_timer.wrapping_add(n as u8);
-                frames += n;
-                break;
-            }
-            s.fall_timer = s.fall_timer.wrapping_add(k as u8);
+            // A frame after a released Down (`autorepeatY` not 0): the drop routine runs
+            // (and clears it), then gravity alone.
+            s.fall_timer = s.fall_timer.wrapping_add(1);
             let mut ev = FrameEvents::default();
             self.drop_once(&mut ev, speed);
-            frames += k;
+            frames += 1;
             run.flags |= ev.flags;
         }
         if frames > 0 {
@@ -578,9 +565,11 @@ impl Game {
                 && (s.play_state != 2 || self.position_valid(s.piece, s.x, s.y).0)
             {
                 // The frames whose interrupt leaves the copy short of its end (four rows
-                // each): the handler waits (the lock's test passing every time, as the
-                // piece stays), so a frame is the copy cursor, the counters, the fall timer
-                // and the sprite of the same piece on the same row.
+                // each), as `wait_frames` runs them uncounted, without its tests (calling
+                // it cost 1% of a placement step): the handler waits (the lock's test
+                // passing every time, as the piece stays), so a frame is the copy cursor,
+                // the counters, the fall timer and the sprite of the same piece on the
+                // same row.
                 let k = (16 - u32::from(s.vram_row))
                     .div_ceil(4)
                     .min(max_frames - run.frames);

@@ -163,7 +163,7 @@ fn tap(p: u64, free: u64, kind: Turns, dx: i8, rot: u8) -> u64 {
 
 /// What one search of the tapping kind keeps for finding its placements' inputs: a
 /// trace takes it (a placement environment keeps one per game), so it holds only what
-/// walking back reads, a few hundred bytes; the search's tables stay in [`Ring`].
+/// walking back reads, a few hundred bytes; the search's tables stay in [`Scratch`].
 #[derive(Clone, Debug)]
 pub(super) struct Taps {
     /// Per frame boundary from the start and place in the pattern (`f * phases + k`): the
@@ -198,7 +198,7 @@ pub(super) struct Taps {
 /// Kept in one place, these tables stay in the cache however many games share the
 /// generator.
 #[derive(Clone, Debug)]
-pub(super) struct Ring {
+pub(super) struct Scratch {
     /// The states alive.
     sets: Box<[u64; RING]>,
     /// The states reached by a frame of waiting in which the piece did not move down.
@@ -222,9 +222,9 @@ pub(super) struct Ring {
     landings: Vec<[u64; FIT_ROWS]>,
 }
 
-impl Default for Ring {
+impl Default for Scratch {
     fn default() -> Self {
-        Ring {
+        Scratch {
             sets: Box::new([0; RING]),
             waited: Box::new([0; RING]),
             rows: Vec::new(),
@@ -339,7 +339,7 @@ impl MoveGen {
         // frames has dropped on the same frames.
         // The same for every search from the same start and speed (a placement game's
         // pieces mostly start alike): kept from the last search.
-        let g = &mut self.ring;
+        let g = &mut self.scratch;
         if g.rows.len() != FALL_FRAMES {
             g.rows = vec![0; FALL_FRAMES];
             g.landings = vec![[0; FIT_ROWS]; 64];
@@ -579,11 +579,11 @@ impl MoveGen {
         while any_landed != 0 {
             let b = any_landed.trailing_zeros() as usize & 63;
             any_landed &= any_landed - 1;
-            let mut rows = self.ring.landed_rows[b];
+            let mut rows = self.scratch.landed_rows[b];
             while rows != 0 {
                 let row = rows.trailing_zeros() as usize & Y;
                 rows &= rows - 1;
-                let l = self.ring.landings[b][row];
+                let l = self.scratch.landings[b][row];
                 let (frame, from) = (l as u16, (l >> 16) as u16);
                 let phase = (l >> 33) as u32;
                 self.placements.push(Placement {
