@@ -22,6 +22,11 @@
 //! earlier, from a state of that boundary, found by trying the taps on the few states
 //! that could have made it.
 //!
+//! A fixed interval's search from a start seen before takes its first boundaries, those on
+//! the rows where only the walls are in the way, from the last such search's record
+//! ([`Opening`]): the taps spreading the piece from the spawn are the same on any stack
+//! that leaves those rows clear.
+//!
 //! The search makes the same moves as the general one (a frame of waiting, or a tap
 //! frame and the frames after it in which no button may go down) and uses the same
 //! shortcut (a state reached by a frame of waiting without dropping needs no taps of its
@@ -52,6 +57,10 @@ pub(super) const RING: usize = 1024;
 /// The gravity (frames a row) from which a fixed interval's search passes the stretches of
 /// a row with nothing new in one go (below it the test costs more than it saves).
 const LONG_ROWS: u8 = 5;
+/// The most boundaries a search's opening (see [`Opening`]) keeps, and the longest gap
+/// it is kept for (its snapshots hold that many slots of the ring).
+const OPENING_BOUNDARIES: usize = 48;
+const OPENING_GAP: usize = 8;
 /// A placement's `node` for a tap landing: the boundary in the low 16 bits, the place in
 /// the pattern from `PHASE_SHIFT` on, and this flag.
 const TAPPED: u32 = 1 << 31;
@@ -190,7 +199,13 @@ pub(super) struct Taps {
     pub(super) skip_open: bool,
     /// Boundaries the last search passed that way.
     pub(super) passed: usize,
+    /// Boundaries the last search took from the opening of an earlier one.
+    pub(super) replayed: usize,
 }
+
+/// What a fall table is made from: the start's row, gravity timer and countdown, the
+/// speed and the pattern's longest gap.
+type FallKey = (u8, u8, u8, u8, u8);
 
 /// The tapping search's scratch, kept by the generator (not by a search's record, which
 /// [`Taps`] is, and a trace takes): the sets of states being worked on, by boundary and
@@ -210,16 +225,38 @@ pub(super) struct Scratch {
     /// Per row: the first boundary the alive states are on it or below (`rows_len` for
     /// the rows the fall never reaches).
     row_start: [u16; 23],
-    /// What `rows` was made from: the start's row, gravity timer and countdown, the
-    /// speed and the pattern's longest gap (the same for most searches: a game's pieces
-    /// mostly start alike).
-    fall: Option<(u8, u8, u8, u8, u8)>,
+    /// What `rows` was made from (the same for most searches: a game's pieces mostly
+    /// start alike).
+    fall: Option<FallKey>,
     /// Per state bit: the rows it landed on (bit per row).
     landed_rows: Box<[u32; 64]>,
     /// Per state bit and row it landed on: the landing's frame, the boundary it was
     /// made from (bits 16..32) and whether by a tap (bit 32). 64 long once a search has
     /// run.
     landings: Vec<[u64; FIT_ROWS]>,
+    /// Per orientation of the start (the piece's spawn one, mostly), and whether in the
+    /// first piece's countdown: the last opening seen from it.
+    openings: Vec<Opening>,
+}
+
+/// The first boundaries of a fixed interval's search while the piece is on the open rows
+/// (those where only the walls are in the way), kept for the next search from the same
+/// start: nothing on those rows depends on the stack, so a search whose open rows reach
+/// as far gets the same sets there, and starts where this one's record ends. Most
+/// searches of a game start alike (the spawn, the same gravity), and their first dozen
+/// boundaries, where the taps spread the piece from the spawn, are then a few copies.
+#[derive(Clone, Debug, Default)]
+struct Opening {
+    /// What the sets there come from: the fall (as `Scratch::fall`), the start's bit and
+    /// the states that fit on an open row.
+    key: Option<(FallKey, u64, u64)>,
+    /// The states alive at each boundary recorded.
+    sets: Vec<u64>,
+    /// Per boundary `f` recorded (`sets[..f]` before it): the ring's and `waited`'s
+    /// slots `f..f + gap` at the top of its turn (`gap` of each, the ring first), the
+    /// boundaries counted and the last boundary reached so far.
+    slots: Vec<u64>,
+    counts: Vec<(u16, u16)>,
 }
 
 impl Default for Scratch {
@@ -233,6 +270,7 @@ impl Default for Scratch {
             fall: None,
             landed_rows: Box::new([0; 64]),
             landings: Vec::new(),
+            openings: vec![Opening::default(); 2 * ORIENT_INDEX.len()],
         }
     }
 }
@@ -252,6 +290,7 @@ impl Default for Taps {
             root: 0,
             skip_open: true,
             passed: 0,
+            replayed: 0,
         }
     }
 }
@@ -459,7 +498,63 @@ impl MoveGen {
         // The first boundary not passed: the taps from the boundaries before it all come
         // down on open rows (so that none lands), and the states then alive are `open`.
         let open_end = usize::from(row_start[last_open + 1]).saturating_sub(longest);
+        // The opening: the boundaries before `open_end` run only on open rows, so an
+        // earlier search's from the same start and fall gives their sets; else this
+        // search records its own (to `open_end`, where its own rows stop being open,
+        // or to the first boundary where every state is alive, from which the open
+        // rows' pass below goes faster).
+        let opening = &mut g.openings[usize::from(root.o) * 2 + usize::from(root.ary >> 7)];
+        let key = Some((fall, t.root, open));
+        let mut recording = false;
+        let mut replayed = 0;
+        if ONE && skip_open && longest <= OPENING_GAP {
+            if opening.key == key {
+                let to = open_end.min(opening.counts.len().saturating_sub(1));
+                if to > 0 {
+                    ring[0] = 0;
+                    sets.extend_from_slice(&opening.sets[..to]);
+                    let slots = &opening.slots[2 * longest * to..][..2 * longest];
+                    for j in 0..longest {
+                        ring[(to + j) & M] = slots[j];
+                        waited[(to + j) & M] = slots[longest + j];
+                    }
+                    let (b, l) = opening.counts[to];
+                    (boundaries, last, f, replayed) = (b.into(), l.into(), to, to);
+                }
+            } else if opening
+                .key
+                .is_none_or(|(was, _, o)| was != fall || o.count_ones() <= open.count_ones())
+            {
+                // A start from the same fall whose spawn rows are not all clear (the
+                // stack reaching them) does not take the place of one whose are.
+                opening.key = key;
+                opening.sets.clear();
+                opening.slots.clear();
+                opening.counts.clear();
+                recording = true;
+            }
+        }
         while f <= last {
+            if recording {
+                if f == opening.counts.len() && f <= open_end && f < OPENING_BOUNDARIES {
+                    for j in 0..longest {
+                        opening.slots.push(ring[(f + j) & M]);
+                    }
+                    for j in 0..longest {
+                        opening.slots.push(waited[(f + j) & M]);
+                    }
+                    opening.counts.push((boundaries as u16, last as u16));
+                    // (Past a boundary with every state alive, the pass goes faster.)
+                    recording = ring[f & M] != open;
+                } else {
+                    recording = false;
+                }
+                if !recording {
+                    opening
+                        .sets
+                        .extend_from_slice(&sets[..opening.counts.len() - 1]);
+                }
+            }
             if ONE && f + 1 < open_end && skip_open && ring[f & M] == open {
                 // Every state is alive at each boundary up to `open_end`, and the sets
                 // left in the ring for later boundaries are all `open` once their turn
@@ -568,6 +663,11 @@ impl MoveGen {
             }
             f += 1;
         }
+        if recording {
+            opening
+                .sets
+                .extend_from_slice(&sets[..opening.counts.len() - 1]);
+        }
         debug_assert!(last + longest < rows_len);
         t.sets = sets;
         // The record's rows: those of every boundary a tap may come from.
@@ -603,6 +703,7 @@ impl MoveGen {
         self.expanded = boundaries;
         self.simulated = boundaries;
         self.taps.passed = passed;
+        self.taps.replayed = replayed;
     }
 }
 
