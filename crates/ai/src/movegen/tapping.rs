@@ -452,8 +452,11 @@ impl MoveGen {
         const Y: usize = FIT_ROWS - 1;
         const F: usize = FALL_FRAMES - 1;
         // (Out of `t` while the loop runs, so that its length stays in a register.)
+        // It has a slot for every boundary of the fall (and place), written in turn and
+        // cut after the last boundary taken.
         let mut sets = std::mem::take(&mut t.sets);
         sets.clear();
+        sets.resize(g.rows_len * phases, 0);
         let mut landed = [0u64; FIT_ROWS];
         g.landed_rows.fill(0);
         let landed_rows = &mut g.landed_rows;
@@ -512,7 +515,7 @@ impl MoveGen {
                 let to = open_end.min(opening.counts.len().saturating_sub(1));
                 if to > 0 {
                     ring[0] = 0;
-                    sets.extend_from_slice(&opening.sets[..to]);
+                    sets[..to].copy_from_slice(&opening.sets[..to]);
                     let slots = &opening.slots[2 * longest * to..][..2 * longest];
                     for j in 0..longest {
                         ring[(to + j) & M] = slots[j];
@@ -564,7 +567,7 @@ impl MoveGen {
                 for b in f..(f + longest + 1).min(open_end) {
                     (ring[b & M], waited[b & M]) = (0, 0);
                 }
-                sets.extend(std::iter::repeat_n(open, open_end - f));
+                sets[f..open_end].fill(open);
                 boundaries += open_end - f;
                 passed += open_end - f;
                 f = open_end;
@@ -581,7 +584,7 @@ impl MoveGen {
                 let at = f * phases + k;
                 let alive = std::mem::take(&mut ring[at & M]);
                 let was_waited = std::mem::take(&mut waited[at & M]);
-                sets.push(alive);
+                sets[at] = alive;
                 if alive == 0 {
                     continue;
                 }
@@ -651,7 +654,7 @@ impl MoveGen {
                         d += 1;
                     }
                     if d > f + 1 {
-                        sets.extend(std::iter::repeat_n(a, d - f - 1));
+                        sets[f + 1..d].fill(a);
                         boundaries += d - f - 1;
                         (ring[next], waited[next]) = (0, 0);
                         (ring[d & M], waited[d & M]) = (a, a);
@@ -669,6 +672,7 @@ impl MoveGen {
                 .extend_from_slice(&sets[..opening.counts.len() - 1]);
         }
         debug_assert!(last + longest < rows_len);
+        sets.truncate((last + 1) * phases);
         t.sets = sets;
         // The record's rows: those of every boundary a tap may come from.
         t.rows.clear();
