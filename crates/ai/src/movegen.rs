@@ -28,7 +28,7 @@ mod tapping;
 use crate::board::{Board, Collision};
 use crate::inputs::InputModel;
 use nestris_core::tables::{ORIENTATION_TYPE, ROTATE_A, ROTATE_B};
-use nestris_core::{Buttons, Game, Region, Variant};
+use nestris_core::{Buttons, Game, Region, Snapshot, Variant};
 
 const R: u8 = Buttons::RIGHT.bits();
 const L: u8 = Buttons::LEFT.bits();
@@ -250,6 +250,18 @@ impl Start {
     /// that the search can model (`playState` 1 in the normal frame, or the game's
     /// frame 0, and not holding Down+Left+Right, whose next frame skips the piece update).
     pub fn from_game(game: &Game) -> Option<Start> {
+        Start::from_game_with(game, |s| Board::from_playfield(&s.playfield))
+    }
+
+    /// [`Start::from_game`] on `board`, which the caller knows to be the game's field
+    /// (kept up to date from the pieces it placed): reading the field costs more than
+    /// the rest of the start.
+    pub fn from_game_on(game: &Game, board: Board) -> Option<Start> {
+        Start::from_game_with(game, |_| board)
+    }
+
+    #[inline(always)]
+    fn from_game_with(game: &Game, board: impl FnOnce(&Snapshot) -> Board) -> Option<Start> {
         let s = game.state();
         let normal_frame = s.game_mode_state == 2
             // Frame 0 of an A-type game finishes game init and then runs a normal frame;
@@ -279,7 +291,7 @@ impl Start {
         };
         clamp_timer(&rules, &mut piece);
         Some(Start {
-            board: Board::from_playfield(&s.playfield),
+            board: board(s),
             piece,
             rules,
         })

@@ -11,7 +11,8 @@
 //! Until then its `state().clock` is unknown and its crash mode reads `Off`; a copy of
 //! the game for a user (`Episode::counted_game`) plays it again then and there.
 
-use nestris_ai::{InputModel, MoveGen, Placement, Start, Trace};
+use nestris_ai::{Board, InputModel, MoveGen, Placement, Start, Trace};
+use nestris_core::tables::ORIENTATION_CELLS;
 use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup};
 
 use crate::config::{GameOptions, ObsKind, Reward};
@@ -179,6 +180,8 @@ pub struct PlacementEpisode {
     /// Every frame's buttons since the game's start, as runs (buttons, frames), while the
     /// game is uncounted.
     record: Vec<(u8, u32)>,
+    /// The field the current piece's placements were found on (none once ended).
+    board: Option<Board>,
 }
 
 impl PlacementEpisode {
@@ -241,8 +244,9 @@ impl PlacementEpisode {
             uncounted,
             count_from,
             record,
+            board: None,
         };
-        let (_, start) = ep.advance();
+        let (_, start) = ep.advance(None);
         ep.generate(cfg, mg, start);
         ep
     }
@@ -272,7 +276,10 @@ impl PlacementEpisode {
     /// Runs frames with no input until a piece is under control in a state the move
     /// generator can start from, or the game ends. Returns the flags, lines and lag frames
     /// of those frames and how many there were, and the move generator's start.
-    fn advance(&mut self) -> ((u32, u32, u32, u32), Option<Start>) {
+    ///
+    /// `board`, when known, is the field as the last placement left it: it is the next
+    /// piece's field unless rows were cleared.
+    fn advance(&mut self, board: Option<Board>) -> ((u32, u32, u32, u32), Option<Start>) {
         let (mut flags, mut lines, mut n, mut lag) = (0u32, 0u32, 0u32, 0u32);
         let mut start = None;
         loop {
@@ -281,7 +288,10 @@ impl PlacementEpisode {
                 break;
             }
             if self.game.state().phase() == nestris_core::PlayState::Control {
-                start = Start::from_game(&self.game);
+                start = match board {
+                    Some(b) if lines == 0 => Start::from_game_on(&self.game, b),
+                    _ => Start::from_game(&self.game),
+                };
                 if start.is_some() {
                     break;
                 }
@@ -325,6 +335,7 @@ impl PlacementEpisode {
         self.inputs.clear();
         self.overflowed = false;
         self.traced = false;
+        self.board = None;
         if self.ended {
             return;
         }
@@ -332,6 +343,7 @@ impl PlacementEpisode {
             self.ended = true;
             return;
         };
+        self.board = Some(start.board);
         mg.generate(&start, &cfg.model);
         mg.take_placements(&mut self.choices);
         // Actions are ordered by (orientation, x, y): one key, unique per placement. The
@@ -435,7 +447,25 @@ impl PlacementEpisode {
                 found: (s.piece, s.x, s.y, s.play_state),
             });
         }
-        let ((flags, lines, frames, lag), start) = self.advance();
+        // The field after the lock: the last one with the piece's cells, when they are
+        // all on it (cells locked above it stay in the page's other bytes).
+        let board = self
+            .board
+            .filter(|_| out.lines_cleared == 0)
+            .and_then(|mut b| {
+                for &(dr, dc) in &ORIENTATION_CELLS[usize::from(choice.o) % 20] {
+                    let (r, c) = (
+                        i16::from(choice.y) + i16::from(dr),
+                        i16::from(choice.x) + i16::from(dc),
+                    );
+                    if !(0..20).contains(&r) || !(0..10).contains(&c) {
+                        return None;
+                    }
+                    b.set(r as usize, c as usize);
+                }
+                Some(b)
+            });
+        let ((flags, lines, frames, lag), start) = self.advance(board);
         out.flags |= flags;
         out.lines_cleared += lines;
         out.frames += frames;
@@ -621,6 +651,68 @@ impl Task for PlacementConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The field an episode keeps from the pieces it placed (instead of reading the
+    /// game's) is the game's at every step: A-type and B-type (garbage), slow and fast
+    /// levels, levels whose clears may crash, with the AI's placements (which clear
+    /// rows) and random ones (which top out, locking cells above the field).
+    #[test]
+    fn the_field_kept_is_the_game_s() {
+        use nestris_core::GameType;
+        let mut mg = MoveGen::new();
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut ai = nestris_ai::Ai::new(
+            nestris_ai::WeightSet::default(),
+            PlacementConfig::default().model,
+        );
+        let (mut steps, mut kept) = (0, 0);
+        for (level, game_type, height) in [
+            (0u8, GameType::A, 0u8),
+            (18, GameType::A, 0),
+            (29, GameType::A, 0),
+            (9, GameType::B, 5),
+            (160, GameType::A, 0),
+        ] {
+            let cfg = PlacementConfig {
+                game: GameOptions {
+                    level,
+                    game_type,
+                    height,
+                    ..GameOptions::default()
+                },
+                ..PlacementConfig::default()
+            };
+            for seed in 0..4u64 {
+                let mut ep = PlacementEpisode::new(&cfg, Some(seed), &mut mg);
+                while !ep.ended && ep.steps < 150 {
+                    assert_eq!(
+                        ep.board,
+                        Some(Board::from_playfield(&ep.game.state().playfield)),
+                        "level {level}, seed {seed}, step {}",
+                        ep.steps
+                    );
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let n = ep.num_choices();
+                    let chosen = ai.placement(&ep.game).and_then(|p| {
+                        (ep.choices.iter()).position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
+                    });
+                    // Random placements in the second half of the seeds.
+                    let action = match chosen {
+                        Some(i) if seed < 2 && rng % 8 != 0 => i,
+                        _ => (rng >> 32) as usize % n,
+                    };
+                    let was = ep.board;
+                    let out = ep.step(&cfg, action, &mut mg).unwrap();
+                    steps += 1;
+                    kept += usize::from(out.lines_cleared == 0 && was.is_some() && !ep.ended);
+                }
+                assert!(!ep.ended || ep.board.is_none());
+            }
+        }
+        assert!(steps > 1000 && kept > 800, "{steps} {kept}");
+    }
 
     /// An episode whose game counts the CPU's cycles only from a level on (played again,
     /// counted, when it gets there) gives what an episode counted all along gives, step
