@@ -35,7 +35,7 @@
 //! way to reach one.
 
 use super::{Act, MoveGen, PieceState, Placement, Rules, A, B, L, ORIENT_INDEX, R};
-use crate::board::{Board, WALLS};
+use crate::board::Board;
 use crate::taps::{TapPattern, MAX_TAPS};
 use nestris_core::tables::{ORIENTATION_CELLS, ROTATE_A};
 
@@ -73,45 +73,44 @@ const PHASE_SHIFT: u32 = 24;
 /// columns from the pivot, on a row whose column c is bit `c + 3`, blocks pivot column x
 /// when bit `x + dc + 3` is set, i.e. bit x of the row shifted right by `dc + 3` (the
 /// walls in the row's outer bits block the pivots that would leave the field).
-fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, from_row: usize, fit: &mut [u64; FIT_ROWS]) {
-    *fit = [0; FIT_ROWS];
-    debug_assert!(from_row <= 21);
-    // The board's rows in a table of a power of two, so that a masked index needs no
-    // bounds check (the rows past the floor block as it does).
+fn fit_rows(board: &Board, ids: &[u8; 4], n: usize, fit: &mut [u64; FIT_ROWS]) {
+    // The board's rows in a table past the floor (whose rows block as it does), long
+    // enough for every cell's 24 rows below.
     let mut rows = [u16::MAX; 32];
     rows[..board.rows.len()].copy_from_slice(&board.rows);
-    // The rows above the stack hold only the walls: there a lane's fit is the same on
-    // every row, that of the first.
-    let clear = board.rows.iter().take_while(|&&r| r == WALLS).count();
-    for (lane, &o) in ids.iter().enumerate().take(n) {
+    // Each lane on its own first, 24 rows of 16 bits (three vector registers' worth, so
+    // that the loop has a fixed count and runs eight rows an instruction), then the
+    // lanes side by side in the table's words. Every row is made, those above the start
+    // and the stack included: passing them would cost more than it saves.
+    let mut lanes = [[0u16; 24]; 4];
+    for (lane, &o) in lanes.iter_mut().zip(ids).take(n) {
         let cells = &ORIENTATION_CELLS[o as usize];
         let shift = [0, 1, 2, 3].map(|k| (cells[k].1 + 3) as u32);
-        let row = [0, 1, 2, 3].map(|k| (cells[k].0 + 2) as usize);
-        // Pivot rows whose four cells' rows are all clear.
-        let open = clear
-            .saturating_sub(row.into_iter().max().unwrap_or(0))
-            .min(21);
-        let walls =
-            (WALLS >> shift[0]) | (WALLS >> shift[1]) | (WALLS >> shift[2]) | (WALLS >> shift[3]);
-        let open_fit = (!u64::from(walls) & LANE) << (16 * lane);
-        let mut y = from_row;
-        while y < open {
-            fit[y & (FIT_ROWS - 1)] |= open_fit;
-            y += 1;
-        }
-        // Each cell's rows from the pivot's, 21 of them (a cell is at most 5 rows below
-        // the row above the pivot's), so that the row index needs neither mask nor test.
-        let cell = |k: usize| -> &[u16; 21] { rows[row[k]..][..21].try_into().expect("21") };
+        // A cell is at most five rows below the row above the pivot's.
+        let cell = |k: usize| -> &[u16; 24] {
+            rows[(cells[k].0 + 2) as usize..][..24]
+                .try_into()
+                .expect("24")
+        };
         let (r0, r1, r2, r3) = (cell(0), cell(1), cell(2), cell(3));
-        let lane_fit = &mut fit[..21];
-        for y in y..21 {
+        for y in 0..24 {
             let blocked = (r0[y] >> shift[0])
                 | (r1[y] >> shift[1])
                 | (r2[y] >> shift[2])
                 | (r3[y] >> shift[3]);
-            lane_fit[y] |= (!u64::from(blocked) & LANE) << (16 * lane);
+            lane[y] = !blocked & LANE as u16;
         }
     }
+    let (pivots, below) = fit.split_at_mut(24);
+    for (y, f) in pivots.iter_mut().enumerate() {
+        *f = u64::from(lanes[0][y])
+            | u64::from(lanes[1][y]) << 16
+            | u64::from(lanes[2][y]) << 32
+            | u64::from(lanes[3][y]) << 48;
+    }
+    // Nothing fits with its pivot past row 20 (the rows past the floor block).
+    below.fill(0);
+    debug_assert!(pivots[21..].iter().all(|&f| f == 0));
 }
 
 /// The shapes of lane permutation a rotation can be: one orientation (none), two (A
@@ -371,7 +370,7 @@ impl MoveGen {
         t.phases = phases;
         t.gaps[..phases].copy_from_slice(pattern.gaps());
         let longest = t.gaps[..phases].iter().copied().max().unwrap_or(2) as usize;
-        fit_rows(board, &t.ids, n, root.y as usize, &mut t.fit);
+        fit_rows(board, &t.ids, n, &mut t.fit);
 
         // The rows of the fall: the gravity timer and the first piece's countdown run
         // as `frame` runs them with no Down held, and every state alive between two
