@@ -452,9 +452,9 @@ impl MoveGen {
         const F: usize = FALL_FRAMES - 1;
         // (Out of `t` while the loop runs, so that its length stays in a register.)
         // It has a slot for every boundary of the fall (and place), written in turn and
-        // cut after the last boundary taken.
+        // cut after the last boundary taken. What the last search left in it is written
+        // over, not cleared: only the slots it lacks are made.
         let mut sets = std::mem::take(&mut t.sets);
-        sets.clear();
         sets.resize(g.rows_len * phases, 0);
         let mut landed = [0u64; FIT_ROWS];
         g.landed_rows.fill(0);
