@@ -787,7 +787,20 @@ impl Taps {
         let t = self;
         let alive = t.sets[at];
         let free = t.fit[row as usize];
-        for &(dx, rot) in &t.taps[..t.n_taps] {
+        // The plain shifts, the first two taps (most taps are those), without the
+        // rotations' cases.
+        debug_assert_eq!(t.taps[..2], [(-1, 0), (1, 0)]);
+        for (dx, sh) in [(-1i8, L), (1, R)] {
+            let mut from = alive & if dx == 1 { b | b >> 1 } else { b | b << 1 };
+            while from != 0 {
+                let c = from & from.wrapping_neg();
+                from &= from - 1;
+                if shift(c, free, dx) == b {
+                    return (c, sh);
+                }
+            }
+        }
+        for &(dx, rot) in &t.taps[2..t.n_taps] {
             // It came from its own lane or the one the rotation turns from, and from
             // its own column or the one the shift moves from.
             let q = if rot == 0 {
