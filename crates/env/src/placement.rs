@@ -652,6 +652,26 @@ impl Task for PlacementConfig {
 mod tests {
     use super::*;
 
+    /// The AI's placement of the episode's piece, or a random one: one time in eight, or
+    /// always with `random`.
+    fn ai_or_random(
+        ai: &mut nestris_ai::Ai,
+        ep: &PlacementEpisode,
+        rng: &mut u64,
+        random: bool,
+    ) -> usize {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        let chosen = ai
+            .placement(&ep.game)
+            .and_then(|p| (ep.choices.iter()).position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y)));
+        match chosen {
+            Some(i) if !random && *rng % 8 != 0 => i,
+            _ => (*rng >> 32) as usize % ep.num_choices(),
+        }
+    }
+
     /// The field an episode keeps from the pieces it placed (instead of reading the
     /// game's) is the game's at every step: A-type and B-type (garbage), slow and fast
     /// levels, levels whose clears may crash, with the AI's placements (which clear
@@ -691,18 +711,8 @@ mod tests {
                         "level {level}, seed {seed}, step {}",
                         ep.steps
                     );
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    let n = ep.num_choices();
-                    let chosen = ai.placement(&ep.game).and_then(|p| {
-                        (ep.choices.iter()).position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
-                    });
                     // Random placements in the second half of the seeds.
-                    let action = match chosen {
-                        Some(i) if seed < 2 && rng % 8 != 0 => i,
-                        _ => (rng >> 32) as usize % n,
-                    };
+                    let action = ai_or_random(&mut ai, &ep, &mut rng, seed >= 2);
                     let was = ep.board;
                     let out = ep.step(&cfg, action, &mut mg).unwrap();
                     steps += 1;
@@ -758,19 +768,8 @@ mod tests {
                 assert!(eager.game.state().clock.known);
                 while !eager.ended && eager.steps < 80 {
                     assert_eq!(lazy.choices, eager.choices, "level {level}, seed {seed}");
-                    // The AI's placements clear rows, so that the level rises; now and
-                    // then another one.
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    let n = eager.num_choices();
-                    let chosen = ai.placement(&eager.game).and_then(|p| {
-                        (eager.choices.iter()).position(|c| (c.o, c.x, c.y) == (p.o, p.x, p.y))
-                    });
-                    let action = match chosen {
-                        Some(i) if rng % 8 != 0 => i,
-                        _ => (rng >> 32) as usize % n,
-                    };
+                    // The AI's placements clear rows, so that the level rises.
+                    let action = ai_or_random(&mut ai, &eager, &mut rng, false);
                     if count_from == 255 && eager.steps == 20 {
                         // A look at the game counts it from here on.
                         let counted = crate::vector::Episode::counted_game(&mut lazy);
