@@ -507,7 +507,8 @@ impl MoveGen {
         // rows' pass below goes faster).
         let opening = &mut g.openings[usize::from(root.o) * 2 + usize::from(root.ary >> 7)];
         let key = Some((fall, t.root, open));
-        let mut recording = false;
+        // (`recorded`: this search makes the record; `recording`: it still does.)
+        let (mut recording, mut recorded) = (false, false);
         let mut replayed = 0;
         if ONE && skip_open && longest <= OPENING_GAP {
             if opening.key == key {
@@ -533,7 +534,7 @@ impl MoveGen {
                 opening.sets.clear();
                 opening.slots.clear();
                 opening.counts.clear();
-                recording = true;
+                (recording, recorded) = (true, true);
             }
         }
         while f <= last {
@@ -550,11 +551,6 @@ impl MoveGen {
                     recording = ring[f & M] != open;
                 } else {
                     recording = false;
-                }
-                if !recording {
-                    opening
-                        .sets
-                        .extend_from_slice(&sets[..opening.counts.len() - 1]);
                 }
             }
             if ONE && f + 1 < open_end && skip_open && ring[f & M] == open {
@@ -665,7 +661,8 @@ impl MoveGen {
             }
             f += 1;
         }
-        if recording {
+        if recorded {
+            // (Each boundary's slot is written once, in its turn.)
             opening
                 .sets
                 .extend_from_slice(&sets[..opening.counts.len() - 1]);
