@@ -12,7 +12,6 @@
 //! the game for a user (`Episode::counted_game`) plays it again then and there.
 
 use nestris_ai::{Board, InputModel, MoveGen, Placement, Start, Trace};
-use nestris_core::tables::ORIENTATION_CELLS;
 use nestris_core::{Buttons, CrashMode, FrameEvents, Game, GameSetup};
 
 use crate::config::{GameOptions, ObsKind, Reward};
@@ -447,24 +446,12 @@ impl PlacementEpisode {
                 found: (s.piece, s.x, s.y, s.play_state),
             });
         }
-        // The field after the lock: the last one with the piece's cells, when they are
-        // all on it (cells locked above it stay in the page's other bytes).
+        // The field after the lock: the last one with the piece written where it locked
+        // (a placement that fills a row leaves the field to be read from the game).
         let board = self
             .board
             .filter(|_| out.lines_cleared == 0)
-            .and_then(|mut b| {
-                for &(dr, dc) in &ORIENTATION_CELLS[usize::from(choice.o) % 20] {
-                    let (r, c) = (
-                        i16::from(choice.y) + i16::from(dr),
-                        i16::from(choice.x) + i16::from(dc),
-                    );
-                    if !(0..20).contains(&r) || !(0..10).contains(&c) {
-                        return None;
-                    }
-                    b.set(r as usize, c as usize);
-                }
-                Some(b)
-            });
+            .and_then(|mut b| (b.place(choice.o, choice.x, choice.y) == 0).then_some(b));
         let ((flags, lines, frames, lag), start) = self.advance(board);
         out.flags |= flags;
         out.lines_cleared += lines;
