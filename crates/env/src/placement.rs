@@ -446,11 +446,13 @@ impl PlacementEpisode {
                 found: (s.piece, s.x, s.y, s.play_state),
             });
         }
-        // The field after the lock: the last one with the piece written where it locked
-        // (a placement that fills a row leaves the field to be read from the game).
+        // The field after the lock: the last one with the piece written where it locked.
+        // A placement that fills a row, or one with a cell above the field (which the
+        // game keeps in other bytes of the page, a case the tests do not reach), leaves
+        // the field to be read from the game.
         let board = self
             .board
-            .filter(|_| out.lines_cleared == 0)
+            .filter(|_| out.lines_cleared == 0 && choice.y >= 2)
             .and_then(|mut b| (b.place(choice.o, choice.x, choice.y) == 0).then_some(b));
         let ((flags, lines, frames, lag), start) = self.advance(board);
         out.flags |= flags;
