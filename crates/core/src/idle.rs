@@ -446,6 +446,9 @@ impl Game {
                 let (piece, x) = (s.piece, s.x);
                 let (mut ft, mut y) = (s.fall_timer, s.y);
                 let mut landed = false;
+                // A piece that fits on the field drops by its leading cells' test; any
+                // other (a hand-made state) by the whole one.
+                let leading = piece < 19 && y <= 19 && self.position_valid(piece, x, y).0;
                 loop {
                     // The frames to the next one that drops: the first whose timer,
                     // counted up, reaches the speed (a signed test, as the cartridge's).
@@ -462,7 +465,12 @@ impl Game {
                     }
                     frames += k;
                     ft = 0;
-                    if self.position_valid(piece, x, y.wrapping_add(1)).0 {
+                    let fits = if leading {
+                        self.drop_fits(piece, x, y)
+                    } else {
+                        self.position_valid(piece, x, y.wrapping_add(1)).0
+                    };
+                    if fits {
                         y = y.wrapping_add(1);
                         run.flags |= FrameEvents::DROPPED;
                     } else {
@@ -825,6 +833,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::TILE_EMPTY;
     use crate::{Buttons, GameSetup};
     use proptest::prelude::*;
 
@@ -901,6 +910,33 @@ mod tests {
         prop_assert_eq!((flags, lines), (f, l));
         prop_assert_eq!(&a, &b);
         Ok(())
+    }
+
+    proptest! {
+        /// The falling runs' drop test by the leading cells is the whole position test,
+        /// for every orientation, column and row a piece fits on, on fields of any bytes
+        /// (the rows above the field and the page's bytes after it included).
+        #[test]
+        fn the_leading_cells_test_is_the_whole_one(
+            field in prop::collection::vec(
+                prop_oneof![2 => Just(TILE_EMPTY), 1 => any::<u8>()], 256),
+            piece in 0u8..19,
+            x in prop_oneof![4 => 0u8..10, 1 => any::<u8>()],
+            y in 0u8..=19,
+        ) {
+            let mut g = Game::new(GameSetup::from_seed(1));
+            g.s.playfield.0.copy_from_slice(&field);
+            // The piece's own cells free (else it would rarely fit).
+            for &(dr, dc) in &crate::tables::ORIENTATION_CELLS[piece as usize] {
+                let i = y.wrapping_add(dr as u8).wrapping_mul(10).wrapping_add(x).wrapping_add(dc as u8);
+                g.s.playfield.0[i as usize] = TILE_EMPTY;
+            }
+            prop_assume!(g.position_valid(piece, x, y).0);
+            prop_assert_eq!(
+                g.drop_fits(piece, x, y),
+                g.position_valid(piece, x, y + 1).0
+            );
+        }
     }
 
     /// Taps of the test: nothing, shifts, rotations, a soft drop, Select (the preview).

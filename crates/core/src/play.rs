@@ -50,6 +50,43 @@ const CELL_OFFSETS: [[u8; 4]; 32] = {
     t
 };
 
+/// Per orientation, the cells with no cell of the piece right below them: the only ones
+/// a one-row drop of a piece that fits can block (every other cell moves onto a byte a
+/// cell of the piece tested, on the same row). Their offsets as [`CELL_OFFSETS`], how
+/// many, and the lowest pivot row the orientation fits on (19 less its lowest cell's row;
+/// every orientation has its pivot cell, so that cell is at or below the pivot). The
+/// hidden piece and the ids past it: none, never used.
+const LEADING: [([u8; 4], u8, u8); 32] = {
+    let mut t = [([0u8; 4], 0u8, 0u8); 32];
+    let mut i = 0;
+    while i < 19 {
+        let cells = CELLS[i];
+        let (mut n, mut lowest) = (0, 0i8);
+        let mut k = 0;
+        while k < 4 {
+            let (dr, dc) = cells[k];
+            if dr > lowest {
+                lowest = dr;
+            }
+            let mut covered = false;
+            let mut j = 0;
+            while j < 4 {
+                covered |= cells[j].0 == dr + 1 && cells[j].1 == dc;
+                j += 1;
+            }
+            if !covered {
+                t[i].0[n] = CELL_OFFSETS[i][k];
+                n += 1;
+            }
+            k += 1;
+        }
+        t[i].1 = n as u8;
+        t[i].2 = (19 - lowest) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// `jsr branchOnPlayStatePlayer1`, `lda playState` and the dispatch (the same for every
 /// `playState` 0..=11).
 pub(crate) const BRANCH_ON_PLAY_STATE: u32 = cy::branch_on_play_state(0);
@@ -190,6 +227,26 @@ impl Game {
             }
         }
         (true, cy::FIT_OK[p] as u32)
+    }
+
+    /// `position_valid(piece, x, y + 1).0` for a piece (an orientation id below 19) that
+    /// fits at (x, y) with y at most 19: on rows 0 to 19 the cartridge's row test fails
+    /// only for a cell below row 19 (a cell above the pivot would need the pivot below
+    /// the field), the columns stay, and of the tiles only the leading cells' ([`LEADING`])
+    /// are new.
+    #[inline(always)]
+    pub(crate) fn drop_fits(&self, piece: u8, x: u8, y: u8) -> bool {
+        debug_assert!(piece < 19 && y <= 19 && self.position_valid(piece, x, y).0);
+        let (offsets, n, lowest) = LEADING[piece as usize & 31];
+        let y = y.wrapping_add(1);
+        if y > lowest {
+            return false;
+        }
+        let base = y.wrapping_mul(10).wrapping_add(x);
+        offsets
+            .iter()
+            .take(n as usize)
+            .all(|&o| self.s.playfield.0[base.wrapping_add(o) as usize] >= TILE_EMPTY)
     }
 
     /// `shift_tetrimino`: DAS. Returns its cycles (body).
