@@ -397,6 +397,101 @@ impl Game {
         Some(fit)
     }
 
+    /// Runs the frames of `inputs`, from the first, while each is a frame of the piece
+    /// under control in a game whose time is not counted (the lag and crash model off, a
+    /// variant's rules, B-type, PAL, the music on without the cartridge's): no tetris flash,
+    /// no double killscreen, not the DAS-only variant. Stops before a frame that newly
+    /// presses Start or Select or holds the pads 7 or `$F0` (each takes another path through
+    /// the frame) and before two frames with nothing pressed (past the first frame: such
+    /// stretches are [`Game::fall_idle`]'s), and after the frame the piece lands in; runs
+    /// none when the game is not so now. The game after it and the OR of the events are
+    /// those of as many `step` calls with those buttons; the frames' other event fields are
+    /// not kept.
+    ///
+    /// Such a frame is the interrupt's render (mostly nothing), the pad, the fall timer, the
+    /// shift, the rotation and the drop: the interrupt's counters, the clock's stores and the
+    /// piece's sprite are made once, after the last (nothing in between reads them).
+    pub fn control_frames(&mut self, inputs: &[crate::Buttons]) -> IdleRun {
+        self.control_run(inputs.len(), |k| inputs[k].0)
+    }
+
+    /// [`Game::control_frames`] with the buttons as bytes.
+    pub fn control_frames_bits(&mut self, inputs: &[u8]) -> IdleRun {
+        self.control_run(inputs.len(), |k| inputs[k])
+    }
+
+    /// The tests of [`Game::control_frames`] but the double killscreen's.
+    #[inline(always)]
+    fn control_ok(&self) -> bool {
+        let s = &self.s;
+        !(s.clock.known
+            || s.play_state != 1
+            || s.vram_row >= 0x80
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.flow.nmi_off_frames != 0
+            || s.game_mode != 4
+            || s.game_mode_state != 2
+            || s.render_mode != 3
+            || s.completed_lines == 4
+            || s.variant.das_only.is_some())
+    }
+
+    #[inline(always)]
+    fn control_run(&mut self, len: usize, pad: impl Fn(usize) -> u8) -> IdleRun {
+        const START: u8 = crate::Buttons::START.bits();
+        const SELECT: u8 = crate::Buttons::SELECT.bits();
+        let mut run = IdleRun::default();
+        let ends =
+            |now: u8, held: u8| (now & !held) & (START | SELECT) != 0 || now == 0xF0 || now == 7;
+        if len == 0 || !self.control_ok() || ends(pad(0), self.s.held) {
+            return run;
+        }
+        let s = &self.s;
+        let (speed, double) = s.variant.gravity(s.region, s.level, s.lines);
+        if double {
+            return run;
+        }
+        let mut ev = FrameEvents::default();
+        let mut n = 0;
+        while n < len {
+            let now = pad(n);
+            let s = &mut self.s;
+            if ends(now, s.held) || now == 0 && n > 0 && n + 1 < len && pad(n + 1) == 0 {
+                // (A stretch of no input from here: `fall_idle`'s.)
+                break;
+            }
+            let pressed = now & !s.held;
+            if s.render_flags != 0 || s.vram_row != 0x20 {
+                // The interrupt's: what is left to redraw (the statistics after a spawn
+                // most often), the screen copy's rows (after the first piece's spawn).
+                self.render_play(&mut ev);
+            }
+            let s = &mut self.s;
+            s.pressed = pressed;
+            s.held = now;
+            // (`pass_two`'s count; past the first, the render and the passes change
+            // nothing here.)
+            s.fall_timer = s.fall_timer.wrapping_add(1);
+            self.shift(&mut ev);
+            self.rotate(&mut ev);
+            self.drop_once(&mut ev, speed);
+            n += 1;
+            if self.s.play_state != 1 {
+                break;
+            }
+        }
+        if n > 0 {
+            self.advance_counters(n);
+            let s = &mut self.s;
+            s.clock.pending = 0;
+            s.flow.nmi_off_this_frame = false;
+            self.stage_piece_sprite();
+        }
+        run.frames = n as u32;
+        run.flags = ev.flags;
+        run
+    }
+
     /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model
     /// off, a variant's rules, B-type, PAL, or the music on without the cartridge's): there
     /// a frame changes neither the clock nor the sound engine (see `Game::step_with`), so a
@@ -535,11 +630,32 @@ impl Game {
     /// and the OR of the events (flags; lines cleared added) are those of as many
     /// `step(Buttons::NONE)` calls; runs none when the game is not in the entry delay so now.
     pub fn entry_delay(&mut self, max_frames: u32) -> IdleRun {
+        if !self.entry_delay_uncounted_ok() {
+            return self.wait_for_copy(max_frames);
+        }
+        self.entry_delay_uncounted(max_frames as usize, |_| 0)
+    }
+
+    /// [`Game::entry_delay`] with the buttons of each frame: in a game whose time is not
+    /// counted, the frames of `inputs` from the first while they are the entry delay's (no
+    /// handler there reads the pad), up to a frame that newly presses Start or Select or
+    /// holds the pads 7 or `$F0` (each takes another path through the frame); none in a
+    /// counted game, a tetris's flash or a B-type game. The game after it and the OR of the
+    /// events are those of as many `step` calls with those buttons.
+    pub fn entry_delay_with(&mut self, inputs: &[crate::Buttons]) -> IdleRun {
+        if !self.entry_delay_uncounted_ok() {
+            return IdleRun::default();
+        }
+        self.entry_delay_uncounted(inputs.len(), |k| inputs[k].0)
+    }
+
+    /// The frame `Game::step` takes to `plain_play_frame` in the states whose handler
+    /// neither reads the pad nor begins a wait; nothing in those states changes these tests
+    /// but the handlers' leaving them.
+    #[inline(always)]
+    fn entry_delay_uncounted_ok(&self) -> bool {
         let s = &self.s;
-        // The frame `Game::step` takes to `plain_play_frame` with nothing pressed, in the
-        // states whose handler neither reads the pad nor begins a wait; nothing in those
-        // states changes these tests but the handlers' leaving them.
-        if s.clock.known
+        !(s.clock.known
             || s.game_type != 0
             || !matches!(s.play_state, 2 | 3 | 5 | 6 | 7 | 8)
             || !matches!(s.resume, Resume::MainLoop)
@@ -547,23 +663,38 @@ impl Game {
             || s.game_mode != 4
             || s.game_mode_state != 2
             || s.render_mode != 3
-            || s.completed_lines == 4
-        {
-            return self.wait_for_copy(max_frames);
-        }
-        self.entry_delay_uncounted(max_frames)
+            || s.completed_lines == 4)
     }
 
     /// [`Game::entry_delay`] once its tests have passed: the frames of `plain_play_frame`,
     /// the interrupt's counters kept back until a handler reads them (the spawn's pick) or
-    /// the run ends, the pad's and the clock's stores made once.
+    /// the run ends, the pad's and the clock's stores made once. `pad(k)` is frame k's
+    /// buttons, `len` the frames at most.
     #[inline(never)]
-    fn entry_delay_uncounted(&mut self, max_frames: u32) -> IdleRun {
+    fn entry_delay_uncounted(&mut self, len: usize, pad: impl Fn(usize) -> u8) -> IdleRun {
+        const START: u8 = crate::Buttons::START.bits();
+        const SELECT: u8 = crate::Buttons::SELECT.bits();
+        let max_frames = len.min(u32::MAX as usize) as u32;
         let mut run = IdleRun::default();
-        let s = &mut self.s;
-        // What every frame's pad leaves (nothing pressed; no handler here reads it).
-        s.pressed = 0;
-        s.held = 0;
+        // The pad as the frames leave it (no handler here reads it).
+        let (mut pressed, mut held) = (self.s.pressed, self.s.held);
+        let mut last_held = held;
+        // Of the `want` frames from `from` on, how many come before the first whose pad
+        // takes another path; their pads taken.
+        let mut plain = |from: u32, want: u32, pressed: &mut u8, held: &mut u8| -> u32 {
+            let mut n = 0;
+            while n < want {
+                let now = pad((from + n) as usize);
+                let p = now & !last_held;
+                if p & (START | SELECT) != 0 || now == 0xF0 || now == 7 {
+                    break;
+                }
+                last_held = now;
+                (*pressed, *held) = (p, now);
+                n += 1;
+            }
+            n
+        };
         let mut counters = 0;
         while run.frames < max_frames {
             let s = &self.s;
@@ -581,6 +712,10 @@ impl Game {
                 let k = (16 - u32::from(s.vram_row))
                     .div_ceil(4)
                     .min(max_frames - run.frames);
+                let k = plain(run.frames, k, &mut pressed, &mut held);
+                if k == 0 {
+                    break;
+                }
                 let s = &mut self.s;
                 s.vram_row += 4 * k as u8;
                 s.fall_timer = s.fall_timer.wrapping_add(k as u8);
@@ -595,7 +730,10 @@ impl Game {
                 // the fall timer and one candidate row (the sprite staged once, after the
                 // last).
                 let mut ev = FrameEvents::default();
-                while run.frames < max_frames && self.s.play_state == 3 {
+                while run.frames < max_frames
+                    && self.s.play_state == 3
+                    && plain(run.frames, 1, &mut pressed, &mut held) == 1
+                {
                     if self.s.vram_row <= 20 {
                         self.s.vram_row = 0x20;
                     }
@@ -607,10 +745,14 @@ impl Game {
                 self.stage_piece_sprite();
                 run.flags |= ev.flags;
                 if self.s.play_state != 5 {
-                    // A clear's animation (or frames left to check): the caller's.
+                    // A clear's animation, frames left to check, or a pad that ends the
+                    // run: the caller's.
                     break;
                 }
                 continue;
+            }
+            if plain(run.frames, 1, &mut pressed, &mut held) == 0 {
+                break;
             }
             let mut ev = FrameEvents::default();
             // (No tetris flash: `completed_lines` is not 4.)
@@ -631,10 +773,13 @@ impl Game {
                 break;
             }
         }
-        self.advance_counters(counters);
-        let s = &mut self.s;
-        s.clock.pending = 0;
-        s.flow.nmi_off_this_frame = false;
+        if run.frames > 0 {
+            self.advance_counters(counters);
+            let s = &mut self.s;
+            (s.pressed, s.held) = (pressed, held);
+            s.clock.pending = 0;
+            s.flow.nmi_off_this_frame = false;
+        }
         run
     }
 
@@ -782,7 +927,8 @@ impl Game {
 
     /// Runs one frame per item of `inputs`, the stretches with nothing pressed through
     /// [`Game::fall_idle`] where they are idle falling and [`Game::entry_delay`] in the
-    /// entry delay, a pause's frames in one go where the game's time is not
+    /// entry delay, the frames with buttons of a piece under control through
+    /// [`Game::control_frames`], a pause's frames in one go where the game's time is not
     /// counted: the same game as one [`Game::step`] per item. Returns the frames' events
     /// combined: flags OR-ed, lines cleared added (the cycles are not kept).
     pub fn run(&mut self, inputs: &[crate::Buttons]) -> (u32, u32) {
@@ -817,6 +963,29 @@ impl Game {
                 };
                 if run.frames > 0 {
                     flags |= run.flags;
+                    k += run.frames as usize;
+                    continue;
+                }
+            }
+            let (s, now) = (&self.s, inputs[k].0);
+            if !s.clock.known
+                && matches!(s.play_state, 1..=3 | 5..=8)
+                && matches!(s.resume, Resume::MainLoop)
+                && (now & !s.held) & 0x30 == 0
+                && now != 7
+                && now != 0xF0
+            {
+                // Frames with buttons: the piece under control (the taps, the single frames
+                // between them, a held Down), or the entry delay with buttons held or
+                // pressed (no handler there reads them), in one go.
+                let run = if self.s.play_state == 1 {
+                    self.control_frames(&inputs[k..])
+                } else {
+                    self.entry_delay_with(&inputs[k..])
+                };
+                if run.frames > 0 {
+                    flags |= run.flags;
+                    lines += run.lines;
                     k += run.frames as usize;
                     continue;
                 }
@@ -937,6 +1106,176 @@ mod tests {
                 g.position_valid(piece, x, y + 1).0
             );
         }
+    }
+
+    /// Pads of the control test: nothing, shifts, soft drop, rotations and their
+    /// combinations (DAS charges when one is held), and those that end a control run: the
+    /// pads 7 and `$F0`, Start, Select.
+    const CONTROL_PADS: [u8; 14] = [
+        0x00, 0x00, 0x01, 0x02, 0x04, 0x80, 0x40, 0x41, 0x82, 0x05, 0x07, 0xF0, 0x10, 0x20,
+    ];
+
+    /// Plays `inputs` on `game` by [`Game::control_frames`] where it runs frames (a step
+    /// elsewhere) and on a copy a step a frame, requiring the same game and events after
+    /// every run; returns the frames the control runs took.
+    fn control_agrees(game: Game, inputs: &[Buttons]) -> Result<u32, TestCaseError> {
+        let (mut a, mut b) = (game.clone(), game);
+        let (mut k, mut ran) = (0, 0);
+        while k < inputs.len() {
+            let run = a.control_frames(&inputs[k..]);
+            if run.frames == 0 {
+                prop_assert_eq!(a.step(inputs[k]), b.step(inputs[k]));
+                k += 1;
+                continue;
+            }
+            let mut flags = 0;
+            for &i in &inputs[k..k + run.frames as usize] {
+                flags |= b.step(i).flags;
+            }
+            prop_assert_eq!(run.flags, flags);
+            prop_assert_eq!((run.lag, run.lines), (0, 0));
+            prop_assert_eq!(&a, &b);
+            k += run.frames as usize;
+            ran += run.frames;
+        }
+        Ok(ran)
+    }
+
+    proptest! {
+        /// The frames of a piece under control run by [`Game::control_frames`] give the
+        /// game and the events that a step a frame gives, at every gravity (the first
+        /// piece's countdown included), with each pad held a while, in games whose time is
+        /// not counted (the music on, the lag and crash model off, B-type, BetaTetris's
+        /// format) and in counted ones (where it runs none).
+        #[test]
+        fn control_frames_agree_with_steps(
+            seed in any::<u64>(),
+            level in prop::sample::select(vec![0u8, 9, 15, 18, 19, 29, 39]),
+            rules in 0u8..5,
+            rng in any::<u16>(),
+            pads in prop::collection::vec(
+                (prop::sample::select(CONTROL_PADS.to_vec()), 1usize..24), 1..60),
+        ) {
+            let mut setup = GameSetup {
+                level,
+                music_type: if rules == 0 { 0 } else { 3 },
+                rng,
+                ..GameSetup::from_seed(seed)
+            };
+            match rules {
+                2 => setup.crash_mode = crate::CrashMode::Off,
+                3 => setup.game_type = crate::GameType::B,
+                4 => {
+                    let gym = crate::GymSeed::new(seed as u32 & 0xFF_FFFF, crate::SeedRule::V5);
+                    setup.variant = crate::Variant::betatetris(gym);
+                }
+                _ => {}
+            }
+            let inputs: Vec<Buttons> = pads
+                .iter()
+                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
+                .collect();
+            let ran = control_agrees(Game::new(setup), &inputs)?;
+            if rules == 1 {
+                // The music off at the start: the time is counted, so nothing runs.
+                prop_assert_eq!(ran, 0);
+            }
+        }
+    }
+
+    proptest! {
+        /// [`Game::run`] with each pad held a while (shifts, soft drop, rotations, and the
+        /// pads that end a control run or an entry delay's: 7, `$F0`, Start, Select), in
+        /// games whose time is not counted, where most pieces clear rows or none do: the
+        /// same game and events as a step a frame, the entry delay's frames with buttons
+        /// held included.
+        #[test]
+        fn run_agrees_with_held_pads(
+            seed in any::<u64>(),
+            level in prop::sample::select(vec![0u8, 9, 18, 19, 29]),
+            clearing in any::<bool>(),
+            hole in 4usize..=6,
+            pads in prop::collection::vec(
+                (prop::sample::select(CONTROL_PADS.to_vec()), 1usize..30), 1..60),
+        ) {
+            let g = if clearing {
+                crate::game::tests::clearing_game(seed, level, hole, crate::CrashMode::Off)
+            } else {
+                Game::new(GameSetup {
+                    level,
+                    crash_mode: crate::CrashMode::Off,
+                    ..GameSetup::from_seed(seed)
+                })
+            };
+            let inputs: Vec<Buttons> = pads
+                .iter()
+                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
+                .collect();
+            run_agrees_on(g, &inputs)?;
+        }
+    }
+
+    /// The entry delay with a button held runs in one call, to the next piece's control.
+    #[test]
+    fn the_entry_delay_runs_with_a_button_held() {
+        let mut g = Game::new(GameSetup {
+            level: 18,
+            crash_mode: crate::CrashMode::Off,
+            ..GameSetup::from_seed(5)
+        });
+        while g.state().play_state != 2 {
+            g.step(Buttons::LEFT);
+        }
+        let held = [Buttons::LEFT; 100];
+        let mut stepped = g.clone();
+        let run = g.entry_delay_with(&held);
+        assert!(run.frames >= 10 && g.state().play_state == 1, "{run:?}");
+        for &b in &held[..run.frames as usize] {
+            stepped.step(b);
+        }
+        assert_eq!(g, stepped);
+        // Start newly pressed ends the run before its frame.
+        while g.state().play_state != 2 {
+            g.step(Buttons::NONE);
+        }
+        assert_eq!(g.entry_delay_with(&[Buttons::START]).frames, 0);
+    }
+
+    /// A game whose time is not counted, tapped and held until it tops out, runs most of
+    /// its frames under control in control runs.
+    #[test]
+    fn most_frames_under_control_run_in_control_runs() {
+        let g = Game::new(GameSetup {
+            level: 18,
+            crash_mode: crate::CrashMode::Off,
+            ..GameSetup::from_seed(11)
+        });
+        let inputs: Vec<Buttons> = (0..3_000)
+            .map(|k| Buttons([0x01, 0x00, 0x80, 0x00, 0x02, 0x02, 0x02, 0x04][k % 8]))
+            .collect();
+        let mut a = g.clone();
+        let (mut under, mut ran, mut k) = (0, 0, 0);
+        while k < inputs.len() && a.state().play_state != 10 {
+            let controlled = a.state().play_state == 1;
+            let run = a.control_frames(&inputs[k..]);
+            if run.frames > 0 {
+                (under, ran, k) = (
+                    under + run.frames,
+                    ran + run.frames,
+                    k + run.frames as usize,
+                );
+                continue;
+            }
+            under += u32::from(controlled);
+            a.step(inputs[k]);
+            k += 1;
+        }
+        assert!(under > 200, "{under} frames under control");
+        assert!(
+            ran * 10 > under * 9,
+            "{ran} of {under} frames in control runs"
+        );
+        control_agrees(g, &inputs).unwrap();
     }
 
     /// Taps of the test: nothing, shifts, rotations, a soft drop, Select (the preview).

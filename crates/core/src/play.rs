@@ -251,7 +251,7 @@ impl Game {
 
     /// `shift_tetrimino`: DAS. Returns its cycles (body).
     #[inline(always)]
-    fn shift(&mut self, ev: &mut FrameEvents) -> u32 {
+    pub(crate) fn shift(&mut self, ev: &mut FrameEvents) -> u32 {
         let held = self.s.held;
         if held & DOWN != 0 {
             return cy::SHIFT_DOWN_HELD;
@@ -296,7 +296,7 @@ impl Game {
     /// `rotate_tetrimino`: A clockwise, else B counter-clockwise; undone when blocked.
     /// Returns its cycles (body).
     #[inline(always)]
-    fn rotate(&mut self, ev: &mut FrameEvents) -> u32 {
+    pub(crate) fn rotate(&mut self, ev: &mut FrameEvents) -> u32 {
         let pressed = self.s.pressed;
         let from = self.s.piece;
         let a = pressed & Buttons::A.bits() != 0;
