@@ -812,7 +812,7 @@ impl Game {
 
     /// The interrupt's work in play (`renderMode` 3) before its counters.
     #[inline(always)]
-    fn render_play_frame(&mut self, ev: &mut FrameEvents) {
+    pub(crate) fn render_play_frame(&mut self, ev: &mut FrameEvents) {
         if self.s.completed_lines == 4 && self.s.frame_counter & 7 == 0 {
             // The tetris flash's sweep, asked for by the interrupt itself.
             self.s.audio.play(SoundEffect::LineClearing);

@@ -620,13 +620,13 @@ impl Game {
         self.wait_frames(max_frames)
     }
 
-    /// Runs up to `max_frames` frames with nothing pressed through the entry delay: in a
-    /// game whose time is not counted, from the lock (play state 2) through the row check
-    /// (3), the score (5), the goal check (6), the garbage step (7) and the spawn (8), the
-    /// waits for the copy included, to the frame after which the next piece is under
-    /// control, a clear's animation begins, or the game ends (a top-out, a halting line
-    /// cap): that frame is the last run. In a counted game, a tetris's flash or a B-type
-    /// game (whose goal check may end it) it is [`Game::wait_for_copy`]. The game after it
+    /// Runs up to `max_frames` frames with nothing pressed through the entry delay: in an
+    /// A-type game whose time is not counted, from the lock (play state 2) through the row
+    /// check (3), a clear's animation (4, a tetris's flash included), the score (5), the
+    /// goal check (6), the garbage step (7) and the spawn (8), the waits for the copy
+    /// included, to the frame after which the next piece is under control or the game ends
+    /// (a top-out, a halting line cap): that frame is the last run. In a counted game or a
+    /// B-type game (whose goal check may end it) it is [`Game::wait_for_copy`]. The game after it
     /// and the OR of the events (flags; lines cleared added) are those of as many
     /// `step(Buttons::NONE)` calls; runs none when the game is not in the entry delay so now.
     pub fn entry_delay(&mut self, max_frames: u32) -> IdleRun {
@@ -640,7 +640,7 @@ impl Game {
     /// counted, the frames of `inputs` from the first while they are the entry delay's (no
     /// handler there reads the pad), up to a frame that newly presses Start or Select or
     /// holds the pads 7 or `$F0` (each takes another path through the frame); none in a
-    /// counted game, a tetris's flash or a B-type game. The game after it and the OR of the
+    /// counted game or a B-type game. The game after it and the OR of the
     /// events are those of as many `step` calls with those buttons.
     pub fn entry_delay_with(&mut self, inputs: &[crate::Buttons]) -> IdleRun {
         if !self.entry_delay_uncounted_ok() {
@@ -657,13 +657,12 @@ impl Game {
         let s = &self.s;
         !(s.clock.known
             || s.game_type != 0
-            || !matches!(s.play_state, 2 | 3 | 5 | 6 | 7 | 8)
+            || !matches!(s.play_state, 2..=8)
             || !matches!(s.resume, Resume::MainLoop)
             || s.flow.nmi_off_frames != 0
             || s.game_mode != 4
             || s.game_mode_state != 2
-            || s.render_mode != 3
-            || s.completed_lines == 4)
+            || s.render_mode != 3)
     }
 
     /// [`Game::entry_delay`] once its tests have passed: the frames of `plain_play_frame`,
@@ -701,6 +700,7 @@ impl Game {
             if matches!(s.play_state, 2 | 3 | 8)
                 && s.vram_row < 16
                 && s.render_flags == 0
+                && s.completed_lines != 4
                 && (s.play_state != 2 || self.position_valid(s.piece, s.x, s.y).0)
             {
                 // The frames whose interrupt leaves the copy short of its end (four rows
@@ -724,7 +724,11 @@ impl Game {
                 run.frames += k;
                 continue;
             }
-            if s.play_state == 3 && (16..0x80).contains(&s.vram_row) && s.render_flags == 0 {
+            if s.play_state == 3
+                && (16..0x80).contains(&s.vram_row)
+                && s.render_flags == 0
+                && s.completed_lines != 4
+            {
                 // The row check with the copy's last rows sent by this frame's interrupt
                 // or before, nothing to redraw: a frame is the copy's end, the counters,
                 // the fall timer and one candidate row (the sprite staged once, after the
@@ -744,9 +748,8 @@ impl Game {
                 }
                 self.stage_piece_sprite();
                 run.flags |= ev.flags;
-                if self.s.play_state != 5 {
-                    // A clear's animation, frames left to check, or a pad that ends the
-                    // run: the caller's.
+                if self.s.play_state == 3 {
+                    // Frames left to check, or a pad that ends the run: the caller's.
                     break;
                 }
                 continue;
@@ -755,8 +758,15 @@ impl Game {
                 break;
             }
             let mut ev = FrameEvents::default();
-            // (No tetris flash: `completed_lines` is not 4.)
-            self.render_play(&mut ev);
+            if self.s.play_state == 4 || self.s.completed_lines == 4 {
+                // The clear's animation steps, and a tetris's flash sounds, by the frame
+                // counter: the counters are brought up to date first.
+                self.advance_counters(counters);
+                counters = 0;
+                self.render_play_frame(&mut ev);
+            } else {
+                self.render_play(&mut ev);
+            }
             counters += 1;
             self.s.fall_timer = self.s.fall_timer.wrapping_add(1);
             if self.s.play_state == 8 {
@@ -769,7 +779,7 @@ impl Game {
             run.frames += 1;
             run.flags |= ev.flags;
             run.lines += u32::from(ev.lines_cleared);
-            if !matches!(self.s.play_state, 2 | 3 | 5 | 6 | 7 | 8) || self.s.completed_lines == 4 {
+            if !matches!(self.s.play_state, 2..=8) {
                 break;
             }
         }
@@ -958,18 +968,19 @@ impl Game {
                     1 => self.fall_idle(left),
                     2 | 3 | 8 => self.entry_delay(left),
                     // (B-type's score frames are the general path's: one test, not two.)
-                    5..=7 if self.s.game_type == 0 => self.entry_delay(left),
+                    4..=7 if self.s.game_type == 0 => self.entry_delay(left),
                     _ => IdleRun::default(),
                 };
                 if run.frames > 0 {
                     flags |= run.flags;
+                    lines += run.lines;
                     k += run.frames as usize;
                     continue;
                 }
             }
             let (s, now) = (&self.s, inputs[k].0);
             if !s.clock.known
-                && matches!(s.play_state, 1..=3 | 5..=8)
+                && matches!(s.play_state, 1..=8)
                 && matches!(s.resume, Resume::MainLoop)
                 && (now & !s.held) & 0x30 == 0
                 && now != 7
