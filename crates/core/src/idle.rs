@@ -633,7 +633,7 @@ impl Game {
         if !self.entry_delay_uncounted_ok() {
             return self.wait_for_copy(max_frames);
         }
-        self.entry_delay_uncounted(max_frames as usize, |_| 0)
+        self.entry_delay_uncounted::<false>(max_frames as usize, |_| 0)
     }
 
     /// [`Game::entry_delay`] with the buttons of each frame: in a game whose time is not
@@ -646,7 +646,7 @@ impl Game {
         if !self.entry_delay_uncounted_ok() {
             return IdleRun::default();
         }
-        self.entry_delay_uncounted(inputs.len(), |k| inputs[k].0)
+        self.entry_delay_uncounted::<true>(inputs.len(), |k| inputs[k].0)
     }
 
     /// The frame `Game::step` takes to `plain_play_frame` in the states whose handler
@@ -668,9 +668,13 @@ impl Game {
     /// [`Game::entry_delay`] once its tests have passed: the frames of `plain_play_frame`,
     /// the interrupt's counters kept back until a handler reads them (the spawn's pick) or
     /// the run ends, the pad's and the clock's stores made once. `pad(k)` is frame k's
-    /// buttons, `len` the frames at most.
+    /// buttons (nothing pressed without `PADS`), `len` the frames at most.
     #[inline(never)]
-    fn entry_delay_uncounted(&mut self, len: usize, pad: impl Fn(usize) -> u8) -> IdleRun {
+    fn entry_delay_uncounted<const PADS: bool>(
+        &mut self,
+        len: usize,
+        pad: impl Fn(usize) -> u8,
+    ) -> IdleRun {
         const START: u8 = crate::Buttons::START.bits();
         const SELECT: u8 = crate::Buttons::SELECT.bits();
         let max_frames = len.min(u32::MAX as usize) as u32;
@@ -681,6 +685,10 @@ impl Game {
         // Of the `want` frames from `from` on, how many come before the first whose pad
         // takes another path; their pads taken.
         let mut plain = |from: u32, want: u32, pressed: &mut u8, held: &mut u8| -> u32 {
+            if !PADS {
+                (*pressed, *held) = (0, 0);
+                return want;
+            }
             let mut n = 0;
             while n < want {
                 let now = pad((from + n) as usize);
