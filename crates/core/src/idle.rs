@@ -1190,10 +1190,7 @@ mod tests {
                 }
                 _ => {}
             }
-            let inputs: Vec<Buttons> = pads
-                .iter()
-                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
-                .collect();
+            let inputs = held_pads(&pads);
             let ran = control_agrees(Game::new(setup), &inputs)?;
             if rules == 1 {
                 // The music off at the start: the time is counted, so nothing runs.
@@ -1226,10 +1223,7 @@ mod tests {
                     ..GameSetup::from_seed(seed)
                 })
             };
-            let inputs: Vec<Buttons> = pads
-                .iter()
-                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
-                .collect();
+            let inputs = held_pads(&pads);
             run_agrees_on(g, &inputs)?;
         }
     }
@@ -1295,6 +1289,13 @@ mod tests {
             "{ran} of {under} frames in control runs"
         );
         control_agrees(g, &inputs).unwrap();
+    }
+
+    /// Each pad held for its frames.
+    fn held_pads(pads: &[(u8, usize)]) -> Vec<Buttons> {
+        pads.iter()
+            .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
+            .collect()
     }
 
     /// Taps of the test: nothing, shifts, rotations, a soft drop, Select (the preview).
@@ -1384,10 +1385,7 @@ mod tests {
                 music_type: music,
                 ..GameSetup::from_seed(seed)
             });
-            let inputs: Vec<Buttons> = pads
-                .iter()
-                .flat_map(|&(pad, frames)| core::iter::repeat_n(Buttons(pad), frames))
-                .collect();
+            let inputs = held_pads(&pads);
             run_agrees_on(g, &inputs)?;
         }
     }
