@@ -141,6 +141,15 @@ impl Ticks {
     }
 }
 
+/// Whether a frame with the pad `now` (after `held`) leaves the plain play frame's path:
+/// Start or Select newly pressed (the pause, the preview), the pad 7 (which stops the
+/// frame's passes at the render pass) or `$F0` (the reset).
+#[inline(always)]
+fn other_path(now: u8, held: u8) -> bool {
+    const START_SELECT: u8 = crate::Buttons::START.bits() | crate::Buttons::SELECT.bits();
+    (now & !held) & START_SELECT != 0 || now == 0xF0 || now == 7
+}
+
 /// A play frame that the main loop runs as usual (not reset, paused, interrupted or ending),
 /// the interrupt on, with nothing to redraw: what every run here needs of the game.
 #[inline(always)]
@@ -412,38 +421,10 @@ impl Game {
     /// shift, the rotation and the drop: the interrupt's counters, the clock's stores and the
     /// piece's sprite are made once, after the last (nothing in between reads them).
     pub fn control_frames(&mut self, inputs: &[crate::Buttons]) -> IdleRun {
-        self.control_run(inputs.len(), |k| inputs[k].0)
-    }
-
-    /// [`Game::control_frames`] with the buttons as bytes.
-    pub fn control_frames_bits(&mut self, inputs: &[u8]) -> IdleRun {
-        self.control_run(inputs.len(), |k| inputs[k])
-    }
-
-    /// The tests of [`Game::control_frames`] but the double killscreen's.
-    #[inline(always)]
-    fn control_ok(&self) -> bool {
-        let s = &self.s;
-        !(s.clock.known
-            || s.play_state != 1
-            || s.vram_row >= 0x80
-            || !matches!(s.resume, Resume::MainLoop)
-            || s.flow.nmi_off_frames != 0
-            || s.game_mode != 4
-            || s.game_mode_state != 2
-            || s.render_mode != 3
-            || s.completed_lines == 4
-            || s.variant.das_only.is_some())
-    }
-
-    #[inline(always)]
-    fn control_run(&mut self, len: usize, pad: impl Fn(usize) -> u8) -> IdleRun {
-        const START: u8 = crate::Buttons::START.bits();
-        const SELECT: u8 = crate::Buttons::SELECT.bits();
+        let len = inputs.len();
+        let pad = |k: usize| inputs[k].0;
         let mut run = IdleRun::default();
-        let ends =
-            |now: u8, held: u8| (now & !held) & (START | SELECT) != 0 || now == 0xF0 || now == 7;
-        if len == 0 || !self.control_ok() || ends(pad(0), self.s.held) {
+        if len == 0 || !self.control_ok() || other_path(pad(0), self.s.held) {
             return run;
         }
         let s = &self.s;
@@ -456,7 +437,7 @@ impl Game {
         while n < len {
             let now = pad(n);
             let s = &mut self.s;
-            if ends(now, s.held) || now == 0 && n > 0 && n + 1 < len && pad(n + 1) == 0 {
+            if other_path(now, s.held) || now == 0 && n > 0 && n + 1 < len && pad(n + 1) == 0 {
                 // (A stretch of no input from here: `fall_idle`'s.)
                 break;
             }
@@ -490,6 +471,22 @@ impl Game {
         run.frames = n as u32;
         run.flags = ev.flags;
         run
+    }
+
+    /// The tests of [`Game::control_frames`] but the double killscreen's.
+    #[inline(always)]
+    fn control_ok(&self) -> bool {
+        let s = &self.s;
+        !(s.clock.known
+            || s.play_state != 1
+            || s.vram_row >= 0x80
+            || !matches!(s.resume, Resume::MainLoop)
+            || s.flow.nmi_off_frames != 0
+            || s.game_mode != 4
+            || s.game_mode_state != 2
+            || s.render_mode != 3
+            || s.completed_lines == 4
+            || s.variant.das_only.is_some())
     }
 
     /// [`Game::fall_idle`] in a game whose time is not counted (the lag and crash model
@@ -675,29 +672,24 @@ impl Game {
         len: usize,
         pad: impl Fn(usize) -> u8,
     ) -> IdleRun {
-        const START: u8 = crate::Buttons::START.bits();
-        const SELECT: u8 = crate::Buttons::SELECT.bits();
         let max_frames = len.min(u32::MAX as usize) as u32;
         let mut run = IdleRun::default();
         // The pad as the frames leave it (no handler here reads it).
         let (mut pressed, mut held) = (self.s.pressed, self.s.held);
-        let mut last_held = held;
         // Of the `want` frames from `from` on, how many come before the first whose pad
         // takes another path; their pads taken.
-        let mut plain = |from: u32, want: u32, pressed: &mut u8, held: &mut u8| -> u32 {
+        let mut plain = |from: u32, want: u32| -> u32 {
             if !PADS {
-                (*pressed, *held) = (0, 0);
+                (pressed, held) = (0, 0);
                 return want;
             }
             let mut n = 0;
             while n < want {
                 let now = pad((from + n) as usize);
-                let p = now & !last_held;
-                if p & (START | SELECT) != 0 || now == 0xF0 || now == 7 {
+                if other_path(now, held) {
                     break;
                 }
-                last_held = now;
-                (*pressed, *held) = (p, now);
+                (pressed, held) = (now & !held, now);
                 n += 1;
             }
             n
@@ -720,7 +712,7 @@ impl Game {
                 let k = (16 - u32::from(s.vram_row))
                     .div_ceil(4)
                     .min(max_frames - run.frames);
-                let k = plain(run.frames, k, &mut pressed, &mut held);
+                let k = plain(run.frames, k);
                 if k == 0 {
                     break;
                 }
@@ -742,9 +734,7 @@ impl Game {
                 // the fall timer and one candidate row (the sprite staged once, after the
                 // last).
                 let mut ev = FrameEvents::default();
-                while run.frames < max_frames
-                    && self.s.play_state == 3
-                    && plain(run.frames, 1, &mut pressed, &mut held) == 1
+                while run.frames < max_frames && self.s.play_state == 3 && plain(run.frames, 1) == 1
                 {
                     if self.s.vram_row <= 20 {
                         self.s.vram_row = 0x20;
@@ -762,7 +752,7 @@ impl Game {
                 }
                 continue;
             }
-            if plain(run.frames, 1, &mut pressed, &mut held) == 0 {
+            if plain(run.frames, 1) == 0 {
                 break;
             }
             let mut ev = FrameEvents::default();
@@ -990,9 +980,7 @@ impl Game {
             if !s.clock.known
                 && matches!(s.play_state, 1..=8)
                 && matches!(s.resume, Resume::MainLoop)
-                && (now & !s.held) & 0x30 == 0
-                && now != 7
-                && now != 0xF0
+                && !other_path(now, s.held)
             {
                 // Frames with buttons: the piece under control (the taps, the single frames
                 // between them, a held Down), or the entry delay with buttons held or
